@@ -1,0 +1,394 @@
+//! The engine: the store, the clock, and the registry of running actors. Callers get handles, never
+//! raw actor addresses; tenant actors start on first use and are spread over a few arbiters
+//! (threads) so one busy tenant cannot stall the rest.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
+
+use actix::prelude::*;
+use chrono::{DateTime, Utc};
+use pigeon_storage::model::{ApiKeyRecord, Environment, Plan, QuietHours, TenantRecord, TenantStatus};
+use pigeon_storage::Store;
+use ulid::Ulid;
+
+use crate::clock::{month_key, SharedClock};
+use crate::credentials;
+use crate::tenant::{self, TenantActor, CALLS};
+use crate::EngineError;
+
+/// Tuning of the engine.
+#[derive(Debug, Clone)]
+pub struct EngineConfig {
+    /// Threads that run tenant actors.
+    pub arbiters: usize,
+}
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        Self { arbiters: std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 8) }
+    }
+}
+
+/// What a successful authentication yields.
+#[derive(Debug, Clone)]
+pub struct Admitted {
+    /// The caller's tenant.
+    pub tenant_id: Ulid,
+    /// The key used.
+    pub key_id: Ulid,
+    /// Live or test.
+    pub environment: Environment,
+}
+
+/// The key's rate state, for the `X-RateLimit-*` headers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RateInfo {
+    /// Calls per minute.
+    pub limit: u32,
+    /// Calls left right now.
+    pub remaining: u32,
+    /// Whole seconds until the full allowance is back.
+    pub reset: u64,
+}
+
+/// A key just made: the only moment its secret exists outside the caller.
+#[derive(Debug, Clone)]
+pub struct NewKey {
+    /// The stored record.
+    pub record: ApiKeyRecord,
+    /// The full key, shown once.
+    pub key: String,
+    /// Calls per minute in force.
+    pub effective_rate_limit: Option<u32>,
+}
+
+/// A tenant just made, with its first two keys.
+#[derive(Debug, Clone)]
+pub struct CreatedTenant {
+    /// The record.
+    pub tenant: TenantRecord,
+    /// `svc_live_` key.
+    pub live: NewKey,
+    /// `svc_test_` key.
+    pub test: NewKey,
+}
+
+/// The operator's changes to a tenant. `Some(None)` on a limit means "back to the plan's".
+#[derive(Debug, Clone, Default)]
+pub struct TenantPatch {
+    /// New plan.
+    pub plan: Option<Plan>,
+    /// Suspend or reinstate.
+    pub status: Option<TenantStatus>,
+    /// Paid subscription on or off.
+    pub subscription_active: Option<bool>,
+    /// Move the end of the trial.
+    pub trial_ends_at: Option<DateTime<Utc>>,
+    /// Override of new contacts per day.
+    pub new_contact_daily_limit: Option<Option<u32>>,
+    /// Override of calls per month.
+    pub monthly_call_limit: Option<Option<u64>>,
+    /// New quiet-hours window.
+    pub quiet_hours: Option<QuietHours>,
+}
+
+impl TenantPatch {
+    /// Refuses a malformed quiet-hours window, naming the field.
+    pub fn validate(&self) -> Result<(), EngineError> {
+        let Some(q) = &self.quiet_hours else { return Ok(()) };
+        let hhmm = |s: &str| chrono::NaiveTime::parse_from_str(s, "%H:%M").is_ok() && s.len() == 5;
+        for (field, v) in [("start", &q.start), ("end", &q.end)] {
+            if !hhmm(v) {
+                return Err(EngineError::Validation(format!(
+                    "quiet_hours.{field}: must be HH:MM (24 h), got {v:?}"
+                )));
+            }
+        }
+        if q.start == q.end {
+            return Err(EngineError::Validation("quiet_hours.end: must differ from start".into()));
+        }
+        if let Some(tz) = &q.timezone {
+            if tz.parse::<chrono_tz::Tz>().is_err() {
+                return Err(EngineError::Validation(format!(
+                    "quiet_hours.timezone: {tz:?} is not an IANA zone"
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    pub(crate) fn apply_to(self, t: &mut TenantRecord) {
+        if let Some(v) = self.plan {
+            t.plan = v;
+        }
+        if let Some(v) = self.status {
+            t.status = v;
+        }
+        if let Some(v) = self.subscription_active {
+            t.subscription_active = v;
+        }
+        if let Some(v) = self.trial_ends_at {
+            t.trial_ends_at = v;
+        }
+        if let Some(v) = self.new_contact_daily_limit {
+            t.new_contact_daily_limit = v;
+        }
+        if let Some(v) = self.monthly_call_limit {
+            t.monthly_call_limit = v;
+        }
+        if let Some(v) = self.quiet_hours {
+            t.quiet_hours = v;
+        }
+    }
+}
+
+/// A running tenant actor, addressed by handle.
+#[derive(Clone)]
+pub struct TenantHandle {
+    addr: Addr<TenantActor>,
+}
+
+impl TenantHandle {
+    /// Creates a key; answers once it is on disk.
+    pub async fn create_key(
+        &self,
+        name: String,
+        rate_limit: Option<u64>,
+        environment: Environment,
+    ) -> Result<NewKey, EngineError> {
+        self.addr.send(tenant::CreateKey { name, rate_limit, environment }).await?
+    }
+
+    /// Unrevoked keys, oldest first, with the rate in force.
+    pub async fn list_keys(&self) -> Result<Vec<(ApiKeyRecord, Option<u32>)>, EngineError> {
+        Ok(self.addr.send(tenant::ListKeys).await?)
+    }
+
+    /// Revokes a key of this tenant.
+    pub async fn revoke_key(&self, id: Ulid) -> Result<(), EngineError> {
+        self.addr.send(tenant::RevokeKey(id)).await?
+    }
+
+    /// Deactivates or reactivates a key of this tenant.
+    pub async fn set_key_active(&self, key_id: Ulid, active: bool) -> Result<ApiKeyRecord, EngineError> {
+        self.addr.send(tenant::SetKeyActive { key_id, active }).await?
+    }
+
+    /// Applies the operator's changes.
+    pub async fn patch(&self, p: TenantPatch) -> Result<TenantRecord, EngineError> {
+        p.validate()?;
+        self.addr.send(tenant::Patch(p)).await?
+    }
+}
+
+/// Usage figures shown to the operator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Usage {
+    /// Live calls counted this UTC month.
+    pub api_calls_this_month: u64,
+    /// First-time recipients today (UTC).
+    pub new_contacts_today: u64,
+}
+
+/// The engine handle; cheap to clone.
+#[derive(Clone)]
+pub struct Engine {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    store: Store,
+    clock: SharedClock,
+    arbiters: Mutex<Vec<Arbiter>>,
+    handles: Vec<ArbiterHandle>,
+    next: AtomicUsize,
+    tenants: RwLock<HashMap<Ulid, Addr<TenantActor>>>,
+    admin_hash: RwLock<Option<String>>,
+}
+
+/// Prefix of the generated operator token.
+const ADMIN_PREFIX: &str = "svc_admin_";
+/// Counter name prefix of first-time recipients per day.
+pub(crate) const NEW_CONTACTS: &str = "new_contacts:";
+
+impl Engine {
+    /// Starts the engine's arbiters. Must run inside an actix `System`.
+    pub fn start(store: Store, clock: SharedClock, config: EngineConfig) -> Result<Self, EngineError> {
+        let arbiters: Vec<Arbiter> = (0..config.arbiters.max(1)).map(|_| Arbiter::new()).collect();
+        let handles = arbiters.iter().map(Arbiter::handle).collect();
+        let admin_hash = store.admin_token_hash()?;
+        Ok(Self {
+            inner: Arc::new(Inner {
+                store,
+                clock,
+                arbiters: Mutex::new(arbiters),
+                handles,
+                next: AtomicUsize::new(0),
+                tenants: RwLock::new(HashMap::new()),
+                admin_hash: RwLock::new(admin_hash),
+            }),
+        })
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Store {
+        &self.inner.store
+    }
+
+    /// The clock.
+    pub fn clock(&self) -> &SharedClock {
+        &self.inner.clock
+    }
+
+    /// Makes sure an operator token exists. A configured token replaces the stored one; with none
+    /// configured and none stored, a token is generated and returned so it can be shown once.
+    pub async fn ensure_admin_token(&self, configured: Option<&str>) -> Result<Option<String>, EngineError> {
+        let (hash, generated) = match configured {
+            Some(t) => (credentials::hash(t), None),
+            None => match self.inner.admin_hash.read().unwrap().clone() {
+                Some(_) => return Ok(None),
+                None => {
+                    let t = credentials::generate(ADMIN_PREFIX);
+                    (credentials::hash(&t), Some(t))
+                }
+            },
+        };
+        if self.inner.admin_hash.read().unwrap().as_deref() != Some(&hash) {
+            self.inner.store.set_admin_token_hash(&hash)?;
+            self.inner.store.commit().await?;
+            *self.inner.admin_hash.write().unwrap() = Some(hash);
+        }
+        Ok(generated)
+    }
+
+    /// True if `token` is the operator token.
+    pub fn is_admin(&self, token: &str) -> bool {
+        let hash = credentials::hash(token);
+        self.inner.admin_hash.read().unwrap().as_deref().is_some_and(|h| credentials::hashes_match(h, &hash))
+    }
+
+    /// Authenticates an API key and charges the call: the key's rate, then the tenant's month.
+    /// The rate state comes back also on refusal, for the headers of a 429.
+    pub async fn authenticate(&self, key: &str) -> (Option<RateInfo>, Result<Admitted, EngineError>) {
+        if !credentials::looks_like_api_key(key) {
+            return (None, Err(EngineError::InvalidApiKey));
+        }
+        let hash = credentials::hash(key);
+        let (tenant_id, key_id) = match self.inner.store.key_by_hash(&hash) {
+            Ok(Some(found)) => found,
+            Ok(None) => return (None, Err(EngineError::InvalidApiKey)),
+            Err(e) => return (None, Err(e.into())),
+        };
+        let addr = match self.addr(tenant_id) {
+            Ok(a) => a,
+            Err(EngineError::NotFound(_)) => return (None, Err(EngineError::InvalidApiKey)),
+            Err(e) => return (None, Err(e)),
+        };
+        match addr.send(tenant::Admit { key_id, hash }).await {
+            Ok(r) => r,
+            Err(e) => (None, Err(e.into())),
+        }
+    }
+
+    /// Creates a tenant with a live and a test key, on disk before it returns.
+    pub async fn create_tenant(&self, name: String, plan: Plan) -> Result<CreatedTenant, EngineError> {
+        let now = self.inner.clock.now();
+        let tenant = TenantRecord {
+            id: Ulid::generate(),
+            name,
+            plan,
+            status: TenantStatus::Active,
+            subscription_active: false,
+            trial_ends_at: now + chrono::Days::new(14),
+            new_contact_daily_limit: None,
+            monthly_call_limit: None,
+            quiet_hours: QuietHours::default(),
+            created_at: now,
+        };
+        let new = |env: Environment, name: &str| {
+            let (record, key) = tenant::new_key(tenant.id, name.into(), env, None, now);
+            let effective_rate_limit = record.effective_rate_limit(plan);
+            NewKey { record, key, effective_rate_limit }
+        };
+        let live = new(Environment::Live, "default live key");
+        let test = new(Environment::Test, "default test key");
+        self.inner.store.create_tenant(&tenant, &[live.record.clone(), test.record.clone()])?;
+        self.inner.store.commit().await?;
+        Ok(CreatedTenant { tenant, live, test })
+    }
+
+    /// A tenant's record and usage, from the store (the actor writes through to it).
+    pub fn tenant_view(&self, id: Ulid) -> Result<(TenantRecord, Usage), EngineError> {
+        let t = self.inner.store.tenant(id)?.ok_or(EngineError::NotFound("tenant"))?;
+        let usage = self.usage(id)?;
+        Ok((t, usage))
+    }
+
+    /// Tenants in creation order after `after`, with usage.
+    pub fn list_tenants(
+        &self,
+        after: Option<Ulid>,
+        limit: usize,
+    ) -> Result<Vec<(TenantRecord, Usage)>, EngineError> {
+        self.inner
+            .store
+            .tenants(after, limit)?
+            .into_iter()
+            .map(|t| {
+                let u = self.usage(t.id)?;
+                Ok((t, u))
+            })
+            .collect()
+    }
+
+    fn usage(&self, id: Ulid) -> Result<Usage, EngineError> {
+        let now = self.inner.clock.now();
+        let s = &self.inner.store;
+        Ok(Usage {
+            api_calls_this_month: s.counter(id, &format!("{CALLS}{}", month_key(now)))?,
+            new_contacts_today: s.counter(id, &format!("{NEW_CONTACTS}{}", now.date_naive()))?,
+        })
+    }
+
+    /// The handle of a tenant's actor, starting it if needed; `NotFound` for unknown tenants.
+    pub fn tenant(&self, id: Ulid) -> Result<TenantHandle, EngineError> {
+        Ok(TenantHandle { addr: self.addr(id)? })
+    }
+
+    /// The tenant owning a key, for operator calls that name only the key.
+    pub fn key_owner(&self, key_id: Ulid) -> Result<TenantHandle, EngineError> {
+        let tenant = self.inner.store.key_owner(key_id)?.ok_or(EngineError::NotFound("API key"))?;
+        self.tenant(tenant)
+    }
+
+    fn addr(&self, id: Ulid) -> Result<Addr<TenantActor>, EngineError> {
+        if let Some(a) = self.inner.tenants.read().unwrap().get(&id) {
+            return Ok(a.clone());
+        }
+        let mut map = self.inner.tenants.write().unwrap();
+        if let Some(a) = map.get(&id) {
+            return Ok(a.clone());
+        }
+        let record = self.inner.store.tenant(id)?.ok_or(EngineError::NotFound("tenant"))?;
+        let actor = TenantActor::load(self.inner.store.clone(), self.inner.clock.clone(), record)?;
+        let n = self.inner.next.fetch_add(1, Ordering::Relaxed) % self.inner.handles.len();
+        let addr = TenantActor::start_in_arbiter(&self.inner.handles[n], move |_| actor);
+        map.insert(id, addr.clone());
+        Ok(addr)
+    }
+
+    /// Stops the actors (they write back what they hold), then flushes the store. Call last.
+    pub async fn shutdown(&self) -> Result<(), EngineError> {
+        let addrs: Vec<_> = self.inner.tenants.write().unwrap().drain().map(|(_, a)| a).collect();
+        for a in addrs {
+            let _ = a.send(tenant::Persist).await;
+        }
+        for arb in self.inner.arbiters.lock().unwrap().drain(..) {
+            arb.stop();
+            let _ = arb.join();
+        }
+        self.inner.store.commit().await?;
+        Ok(())
+    }
+}

@@ -1,0 +1,50 @@
+//! What the engine can refuse, typed; the HTTP edge maps each variant to the spec's code.
+
+use pigeon_storage::StoreError;
+
+/// A refusal or failure from the engine.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    /// Missing, malformed, unknown or revoked credential.
+    #[error("invalid API key")]
+    InvalidApiKey,
+    /// The operator deactivated the key.
+    #[error("key is deactivated")]
+    KeyInactive,
+    /// Trial over, no subscription.
+    #[error("trial expired")]
+    TrialExpired,
+    /// The operator suspended the tenant.
+    #[error("tenant suspended")]
+    TenantSuspended,
+    /// The key's per-minute rate is used up.
+    #[error("rate limit exceeded")]
+    RateLimited {
+        /// Whole seconds until the next call may pass.
+        retry_after: u64,
+    },
+    /// The tenant's monthly calls are used up.
+    #[error("monthly quota exceeded")]
+    QuotaExceeded {
+        /// Whole seconds until the month ends.
+        retry_after: u64,
+    },
+    /// A field is invalid; the text names it.
+    #[error("{0}")]
+    Validation(String),
+    /// No such record in this tenant.
+    #[error("{0} not found")]
+    NotFound(&'static str),
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// An actor is gone (shutting down).
+    #[error("engine unavailable")]
+    Unavailable,
+}
+
+impl From<actix::MailboxError> for EngineError {
+    fn from(_: actix::MailboxError) -> Self {
+        EngineError::Unavailable
+    }
+}

@@ -1,0 +1,15 @@
+//! The actors of pigeon's engine. Each tenant's policy state (keys, per-key rate limiters, the
+//! monthly call count) lives in one actor, so the rules for a tenant run one at a time, in order,
+//! with no locks; the [`Engine`] hands out addresses and hides them behind small handle types.
+
+pub mod clock;
+pub mod credentials;
+mod engine;
+mod error;
+mod tenant;
+
+pub use engine::{
+    Admitted, CreatedTenant, Engine, EngineConfig, NewKey, RateInfo, TenantHandle, TenantPatch, Usage,
+};
+pub use error::EngineError;
+pub use pigeon_storage as storage;

@@ -1,0 +1,24 @@
+//! Settings of a running server. `main` fills them from flags and `PIGEON_*` variables; tests
+//! build them directly.
+
+use std::path::PathBuf;
+
+/// What `Application::build` needs besides a listener and a clock.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// Where the sled store lives.
+    pub data_dir: PathBuf,
+    /// Operator token; `None` keeps the stored one or generates one on a fresh store.
+    pub admin_token: Option<String>,
+    /// Let webhook URLs reach loopback/private networks.
+    pub webhook_allow_private: bool,
+    /// HTTP worker threads; `None` is one per core.
+    pub workers: Option<usize>,
+}
+
+impl Settings {
+    /// Defaults for a data directory.
+    pub fn new(data_dir: impl Into<PathBuf>) -> Self {
+        Self { data_dir: data_dir.into(), admin_token: None, webhook_allow_private: false, workers: None }
+    }
+}

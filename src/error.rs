@@ -1,0 +1,269 @@
+//! The one error type of the HTTP edge. Every refusal the API can give is a variant here, with
+//! the spec's status and code; the body is always the envelope `{error, code}`.
+
+use actix_web::http::{header, StatusCode};
+use actix_web::{HttpResponse, ResponseError};
+use pigeon_actors::EngineError;
+use serde::Serialize;
+
+/// An answer that is not a success.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ApiError {
+    /// 401: key missing, malformed or revoked (also a wrong operator token).
+    InvalidApiKey,
+    /// 403: the operator deactivated the key.
+    KeyInactive,
+    /// 403: trial over, no subscription.
+    TrialExpired,
+    /// 403: tenant suspended.
+    TenantSuspended,
+    /// 400: a field is invalid; the text names it.
+    Validation(String),
+    /// 400: not E.164.
+    InvalidPhoneNumber(String),
+    /// 400: no such template in the tenant.
+    InvalidTemplate(String),
+    /// 400: template variables without a value.
+    MissingTemplateVar(String),
+    /// 400: the recipient opted out.
+    RecipientOptedOut,
+    /// 503: every phone offline or at its daily limit.
+    NoPhoneAvailable,
+    /// 500: sent but delivery failed.
+    DeliveryFailed,
+    /// 429: the key's rate.
+    RateLimitExceeded {
+        /// Seconds to wait.
+        retry_after: u64,
+    },
+    /// 429: the month's calls.
+    QuotaExceeded {
+        /// Seconds to the month's end.
+        retry_after: u64,
+    },
+    /// 429: first-time recipients today.
+    NewContactLimit {
+        /// Seconds to UTC midnight.
+        retry_after: u64,
+    },
+    /// 404: no such record (or route) here.
+    NotFound(String),
+    /// 404: no such contact in the tenant.
+    ContactNotFound,
+    /// 404: no such campaign in the tenant.
+    CampaignNotFound,
+    /// 409: a contact with that phone exists.
+    DuplicateContact {
+        /// The existing contact.
+        contact_id: String,
+    },
+    /// 503: no phone can answer a detection.
+    DetectionUnavailable,
+    /// 413: body over 1 MiB.
+    PayloadTooLarge,
+    /// 405: the path exists, the method does not.
+    MethodNotAllowed,
+    /// 503: the server is not ready (starting or stopping).
+    NotReady,
+    /// 500: a bug or an I/O failure; details are logged, not shown.
+    Internal,
+}
+
+impl ApiError {
+    /// The stable code clients match on.
+    pub fn code(&self) -> &'static str {
+        use ApiError::*;
+        match self {
+            InvalidApiKey => "INVALID_API_KEY",
+            KeyInactive => "KEY_INACTIVE",
+            TrialExpired => "TRIAL_EXPIRED",
+            TenantSuspended => "TENANT_SUSPENDED",
+            Validation(_) => "VALIDATION_ERROR",
+            InvalidPhoneNumber(_) => "INVALID_PHONE_NUMBER",
+            InvalidTemplate(_) => "INVALID_TEMPLATE",
+            MissingTemplateVar(_) => "MISSING_TEMPLATE_VAR",
+            RecipientOptedOut => "RECIPIENT_OPTED_OUT",
+            NoPhoneAvailable => "NO_PHONE_AVAILABLE",
+            DeliveryFailed => "DELIVERY_FAILED",
+            RateLimitExceeded { .. } => "RATE_LIMIT_EXCEEDED",
+            QuotaExceeded { .. } => "QUOTA_EXCEEDED",
+            NewContactLimit { .. } => "NEW_CONTACT_LIMIT",
+            NotFound(_) => "NOT_FOUND",
+            ContactNotFound => "CONTACT_NOT_FOUND",
+            CampaignNotFound => "CAMPAIGN_NOT_FOUND",
+            DuplicateContact { .. } => "DUPLICATE_CONTACT",
+            DetectionUnavailable => "DETECTION_UNAVAILABLE",
+            PayloadTooLarge => "PAYLOAD_TOO_LARGE",
+            MethodNotAllowed => "METHOD_NOT_ALLOWED",
+            NotReady => "NOT_READY",
+            Internal => "INTERNAL_ERROR",
+        }
+    }
+
+    /// Plain English, safe to show to end users.
+    pub fn message(&self) -> String {
+        use ApiError::*;
+        match self {
+            InvalidApiKey => "The API key is missing, malformed or revoked.".into(),
+            KeyInactive => "This API key has been deactivated.".into(),
+            TrialExpired => "The 14-day trial has ended and no subscription is active; choose a plan.".into(),
+            TenantSuspended => "This account has been suspended by the operator.".into(),
+            Validation(m)
+            | InvalidPhoneNumber(m)
+            | InvalidTemplate(m)
+            | MissingTemplateVar(m)
+            | NotFound(m) => m.clone(),
+            RecipientOptedOut => {
+                "The recipient opted out (sent STOP); nothing can be sent until START.".into()
+            }
+            NoPhoneAvailable => "Every phone is offline or at its daily limit.".into(),
+            DeliveryFailed => "The message was sent but delivery failed; see failure_reason.".into(),
+            RateLimitExceeded { retry_after } => {
+                format!("This key's rate limit is exceeded; retry in {retry_after} s.")
+            }
+            QuotaExceeded { retry_after } => {
+                format!("The monthly API call limit is reached; it resets in {retry_after} s.")
+            }
+            NewContactLimit { retry_after } => {
+                format!("Today's limit on first-time recipients is reached; it resets in {retry_after} s.")
+            }
+            ContactNotFound => "No such contact.".into(),
+            CampaignNotFound => "No such campaign.".into(),
+            DuplicateContact { .. } => "A contact with this phone number already exists.".into(),
+            DetectionUnavailable => "iMessage detection is unavailable: no phone can answer.".into(),
+            PayloadTooLarge => "The request body is larger than 1 MiB.".into(),
+            MethodNotAllowed => "This method is not allowed on this path.".into(),
+            NotReady => "The server is not ready.".into(),
+            Internal => "Unexpected server failure.".into(),
+        }
+    }
+
+    /// The error that best describes a bare status, for answers made outside our handlers.
+    pub fn from_status(status: StatusCode) -> Self {
+        match status.as_u16() {
+            400 => ApiError::Validation("The request is malformed.".into()),
+            401 => ApiError::InvalidApiKey,
+            404 => ApiError::NotFound("No such resource.".into()),
+            405 => ApiError::MethodNotAllowed,
+            413 => ApiError::PayloadTooLarge,
+            503 => ApiError::NotReady,
+            _ => ApiError::Internal,
+        }
+    }
+
+    fn retry_after(&self) -> Option<u64> {
+        match self {
+            ApiError::RateLimitExceeded { retry_after }
+            | ApiError::QuotaExceeded { retry_after }
+            | ApiError::NewContactLimit { retry_after } => Some((*retry_after).max(1)),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.code(), self.message())
+    }
+}
+
+#[derive(Serialize)]
+struct Envelope<'a> {
+    error: String,
+    code: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    contact_id: Option<&'a str>,
+}
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        use ApiError::*;
+        match self {
+            InvalidApiKey => StatusCode::UNAUTHORIZED,
+            KeyInactive | TrialExpired | TenantSuspended => StatusCode::FORBIDDEN,
+            Validation(_)
+            | InvalidPhoneNumber(_)
+            | InvalidTemplate(_)
+            | MissingTemplateVar(_)
+            | RecipientOptedOut => StatusCode::BAD_REQUEST,
+            NoPhoneAvailable | DetectionUnavailable | NotReady => StatusCode::SERVICE_UNAVAILABLE,
+            DeliveryFailed | Internal => StatusCode::INTERNAL_SERVER_ERROR,
+            RateLimitExceeded { .. } | QuotaExceeded { .. } | NewContactLimit { .. } => {
+                StatusCode::TOO_MANY_REQUESTS
+            }
+            NotFound(_) | ContactNotFound | CampaignNotFound => StatusCode::NOT_FOUND,
+            DuplicateContact { .. } => StatusCode::CONFLICT,
+            PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+        }
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        let mut res = HttpResponse::build(self.status_code());
+        if let Some(s) = self.retry_after() {
+            res.insert_header((header::RETRY_AFTER, s.to_string()));
+        }
+        let contact_id = match self {
+            ApiError::DuplicateContact { contact_id } => Some(contact_id.as_str()),
+            _ => None,
+        };
+        res.json(Envelope { error: self.message(), code: self.code(), contact_id })
+    }
+}
+
+impl From<EngineError> for ApiError {
+    fn from(e: EngineError) -> Self {
+        match e {
+            EngineError::InvalidApiKey => ApiError::InvalidApiKey,
+            EngineError::KeyInactive => ApiError::KeyInactive,
+            EngineError::TrialExpired => ApiError::TrialExpired,
+            EngineError::TenantSuspended => ApiError::TenantSuspended,
+            EngineError::RateLimited { retry_after } => ApiError::RateLimitExceeded { retry_after },
+            EngineError::QuotaExceeded { retry_after } => ApiError::QuotaExceeded { retry_after },
+            EngineError::Validation(m) => ApiError::Validation(m),
+            EngineError::NotFound(what) => ApiError::NotFound(format!("No such {what}.")),
+            EngineError::Unavailable => ApiError::NotReady,
+            EngineError::Store(e) => {
+                tracing::error!(error = %e, "store failure");
+                ApiError::Internal
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The spec's code table, status by status.
+    #[test]
+    fn every_spec_code_has_its_status() {
+        let table = [
+            (ApiError::InvalidApiKey, 401, "INVALID_API_KEY"),
+            (ApiError::KeyInactive, 403, "KEY_INACTIVE"),
+            (ApiError::TrialExpired, 403, "TRIAL_EXPIRED"),
+            (ApiError::TenantSuspended, 403, "TENANT_SUSPENDED"),
+            (ApiError::Validation("x".into()), 400, "VALIDATION_ERROR"),
+            (ApiError::InvalidPhoneNumber("x".into()), 400, "INVALID_PHONE_NUMBER"),
+            (ApiError::InvalidTemplate("x".into()), 400, "INVALID_TEMPLATE"),
+            (ApiError::MissingTemplateVar("x".into()), 400, "MISSING_TEMPLATE_VAR"),
+            (ApiError::RecipientOptedOut, 400, "RECIPIENT_OPTED_OUT"),
+            (ApiError::NoPhoneAvailable, 503, "NO_PHONE_AVAILABLE"),
+            (ApiError::DeliveryFailed, 500, "DELIVERY_FAILED"),
+            (ApiError::RateLimitExceeded { retry_after: 3 }, 429, "RATE_LIMIT_EXCEEDED"),
+            (ApiError::QuotaExceeded { retry_after: 3 }, 429, "QUOTA_EXCEEDED"),
+            (ApiError::NewContactLimit { retry_after: 3 }, 429, "NEW_CONTACT_LIMIT"),
+            (ApiError::NotFound("x".into()), 404, "NOT_FOUND"),
+            (ApiError::ContactNotFound, 404, "CONTACT_NOT_FOUND"),
+            (ApiError::CampaignNotFound, 404, "CAMPAIGN_NOT_FOUND"),
+            (ApiError::DuplicateContact { contact_id: "c".into() }, 409, "DUPLICATE_CONTACT"),
+            (ApiError::DetectionUnavailable, 503, "DETECTION_UNAVAILABLE"),
+        ];
+        for (e, status, code) in table {
+            assert_eq!(e.status_code().as_u16(), status, "{code}");
+            assert_eq!(e.code(), code);
+            let res = e.error_response();
+            assert_eq!(res.headers().contains_key(header::RETRY_AFTER), status == 429, "{code}");
+        }
+    }
+}

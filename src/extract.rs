@@ -1,0 +1,186 @@
+//! Extractors that turn a request into validated inputs: the authenticated tenant, the operator,
+//! a JSON body whose errors name the field, and list paging. Handlers take these and nothing raw.
+
+use std::future::Future;
+use std::pin::Pin;
+
+use actix_web::dev::Payload;
+use actix_web::error::PayloadError;
+use actix_web::http::header;
+use actix_web::{web, FromRequest, HttpMessage, HttpRequest};
+use pigeon_actors::storage::model::Environment;
+use pigeon_actors::{Engine, TenantHandle};
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+use ulid::Ulid;
+
+use crate::error::ApiError;
+
+/// Largest accepted body.
+pub const MAX_BODY: usize = 1024 * 1024;
+
+type Fut<T> = Pin<Box<dyn Future<Output = Result<T, ApiError>>>>;
+
+fn engine(req: &HttpRequest) -> Result<Engine, ApiError> {
+    req.app_data::<web::Data<Engine>>().map(|e| e.get_ref().clone()).ok_or(ApiError::Internal)
+}
+
+/// The token of `Authorization: Bearer <token>`, if the header has that shape.
+fn bearer(req: &HttpRequest) -> Option<String> {
+    let v = req.headers().get(header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, token) = v.split_once(' ')?;
+    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim().to_owned())
+}
+
+/// The caller's tenant, authenticated by API key and charged for the call. Extracting it runs
+/// auth → rate limit → monthly quota, in that order (DESIGN "check order").
+pub struct Tenant {
+    /// Tenant id.
+    pub id: Ulid,
+    /// The key the caller used.
+    pub key_id: Ulid,
+    /// Live or test key.
+    pub environment: Environment,
+    /// The tenant's actor.
+    pub handle: TenantHandle,
+}
+
+impl FromRequest for Tenant {
+    type Error = ApiError;
+    type Future = Fut<Self>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let req = req.clone();
+        Box::pin(async move {
+            let engine = engine(&req)?;
+            let token = bearer(&req).ok_or(ApiError::InvalidApiKey)?;
+            let (rate, admitted) = engine.authenticate(&token).await;
+            if let Some(rate) = rate {
+                req.extensions_mut().insert(rate);
+            }
+            let a = admitted?;
+            Ok(Tenant {
+                id: a.tenant_id,
+                key_id: a.key_id,
+                environment: a.environment,
+                handle: engine.tenant(a.tenant_id)?,
+            })
+        })
+    }
+}
+
+/// Proof that the caller holds the operator token.
+pub struct Admin(pub Engine);
+
+impl FromRequest for Admin {
+    type Error = ApiError;
+    type Future = std::future::Ready<Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        std::future::ready((|| {
+            let engine = engine(req)?;
+            let token = bearer(req).ok_or(ApiError::InvalidApiKey)?;
+            if engine.is_admin(&token) {
+                Ok(Admin(engine))
+            } else {
+                Err(ApiError::InvalidApiKey)
+            }
+        })())
+    }
+}
+
+/// A JSON body. Errors name the field (`rate_limit: invalid type ...`); unknown fields are refused
+/// by the body types themselves (`deny_unknown_fields`). Take it as `Result<Json<T>, ApiError>`
+/// and apply `?` after authentication, so a bad key is reported before a bad body.
+pub struct Json<T>(pub T);
+
+impl<T: DeserializeOwned + 'static> FromRequest for Json<T> {
+    type Error = ApiError;
+    type Future = Fut<Self>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let json_type = req.mime_type().ok().flatten().is_some_and(|m| m.essence_str() == "application/json");
+        let too_long = req
+            .headers()
+            .get(header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok()?.parse::<usize>().ok())
+            .is_some_and(|n| n > MAX_BODY);
+        let body = web::Bytes::from_request(req, payload);
+        Box::pin(async move {
+            if too_long {
+                return Err(ApiError::PayloadTooLarge);
+            }
+            if !json_type {
+                return Err(ApiError::Validation("Content-Type: must be application/json".into()));
+            }
+            let bytes = body.await.map_err(|e| match e.as_error::<PayloadError>() {
+                Some(PayloadError::Overflow) => ApiError::PayloadTooLarge,
+                _ => ApiError::Validation(format!("body: cannot be read ({e})")),
+            })?;
+            parse_json(&bytes).map(Json)
+        })
+    }
+}
+
+/// Parses JSON, naming the failing field in the error.
+pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    let de = &mut serde_json::Deserializer::from_slice(bytes);
+    serde_path_to_error::deserialize(de).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        if inner.is_syntax() || inner.is_eof() {
+            return ApiError::Validation(format!("body: not valid JSON ({inner})"));
+        }
+        let mut msg = inner.to_string();
+        if let Some(i) = msg.rfind(" at line ") {
+            msg.truncate(i);
+        }
+        ApiError::Validation(if path == "." { msg } else { format!("{path}: {msg}") })
+    })
+}
+
+/// `limit` (1–100, default 50) and `after` (a cursor) of every list.
+#[derive(Debug, Clone, Copy)]
+pub struct Page {
+    /// Items wanted.
+    pub limit: usize,
+    /// Start after this id.
+    pub after: Option<Ulid>,
+}
+
+impl FromRequest for Page {
+    type Error = ApiError;
+    type Future = std::future::Ready<Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        #[derive(Deserialize)]
+        struct Raw {
+            limit: Option<String>,
+            after: Option<String>,
+        }
+        std::future::ready((|| {
+            let raw = web::Query::<Raw>::from_query(req.query_string())
+                .map_err(|e| ApiError::Validation(format!("query: {e}")))?
+                .into_inner();
+            let limit = match raw.limit {
+                None => 50,
+                Some(s) => s.parse::<usize>().ok().filter(|n| (1..=100).contains(n)).ok_or_else(|| {
+                    ApiError::Validation("limit: must be a whole number from 1 to 100".into())
+                })?,
+            };
+            let after = match raw.after {
+                None => None,
+                Some(s) => Some(
+                    Ulid::from_string(&s)
+                        .map_err(|_| ApiError::Validation("after: not a cursor this API gave".into()))?,
+                ),
+            };
+            Ok(Page { limit, after })
+        })())
+    }
+}
+
+/// Parses a path id; anything that is not one of our ids is simply not found.
+pub fn parse_id(s: &str, what: &str) -> Result<Ulid, ApiError> {
+    Ulid::from_string(s).map_err(|_| ApiError::NotFound(format!("No such {what}.")))
+}

@@ -1,0 +1,87 @@
+//! The `pigeon` command.
+
+use std::net::{SocketAddr, TcpListener};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+use pigeon::clock::SystemClock;
+use pigeon::config::Settings;
+use pigeon::startup::Application;
+use pigeon::telemetry::{self, LogFormat};
+
+#[derive(Parser)]
+#[command(name = "pigeon", version, about = "Multi-tenant messaging API and routing engine")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run the server.
+    Serve(ServeArgs),
+}
+
+#[derive(Args)]
+struct ServeArgs {
+    /// Address to listen on.
+    #[arg(long, env = "PIGEON_ADDR", default_value = "127.0.0.1:8080")]
+    addr: SocketAddr,
+    /// Directory of the sled store.
+    #[arg(long, env = "PIGEON_DATA_DIR", default_value = "./pigeon-data")]
+    data_dir: PathBuf,
+    /// Operator token; when unset on a fresh store one is generated and printed once.
+    #[arg(long, env = "PIGEON_ADMIN_TOKEN", hide_env_values = true)]
+    admin_token: Option<String>,
+    /// Allow webhook URLs that resolve to loopback, private or link-local addresses.
+    #[arg(long, env = "PIGEON_WEBHOOK_ALLOW_PRIVATE")]
+    webhook_allow_private: bool,
+    /// HTTP worker threads (default: one per core).
+    #[arg(long, env = "PIGEON_WORKERS")]
+    workers: Option<usize>,
+    /// Log filter, e.g. `info` or `pigeon=debug,actix_web=warn`.
+    #[arg(long, env = "PIGEON_LOG", default_value = "info")]
+    log: String,
+    /// Log format.
+    #[arg(long, env = "PIGEON_LOG_FORMAT", value_enum, default_value = "text")]
+    log_format: LogFormat,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Serve(args) => {
+            telemetry::init(&args.log, args.log_format);
+            match actix_web::rt::System::new().block_on(serve(args)) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    tracing::error!(error = %e, "pigeon failed");
+                    eprintln!("pigeon: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+    }
+}
+
+async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
+    let listener =
+        TcpListener::bind(args.addr).map_err(|e| format!("cannot listen on {}: {e}", args.addr))?;
+    let addr = listener.local_addr()?;
+    let settings = Settings {
+        data_dir: args.data_dir,
+        admin_token: args.admin_token,
+        webhook_allow_private: args.webhook_allow_private,
+        workers: args.workers,
+    };
+    let app = Application::build(settings, listener, SystemClock::shared()).await?;
+    if let Some(token) = app.generated_admin_token() {
+        // Printed, never logged: the store keeps only its hash, so this is the one chance to copy it.
+        println!("Operator token (shown once; only its hash is stored): {token}");
+    }
+    println!("pigeon listening on http://{addr}");
+    tracing::info!(%addr, "listening");
+    app.run_until_stopped().await?;
+    Ok(())
+}

@@ -1,0 +1,279 @@
+//! `/admin/v1/`: the operator's API (tenants, plans, suspension, key switches).
+
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpResponse};
+use chrono::{DateTime, Utc};
+use pigeon_actors::storage::model::{Plan, QuietHours, TenantRecord, TenantStatus};
+use pigeon_actors::{TenantPatch, Usage};
+use serde::{Deserialize, Deserializer, Serialize};
+use utoipa::ToSchema;
+
+use super::keys::KeyCreated;
+use super::{page as list_page, reply, DataBody, ErrorBody, ListBody};
+use crate::error::ApiError;
+use crate::extract::{parse_id, Admin, Json, Page};
+
+/// Body of `POST /admin/v1/tenants`.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CreateTenant {
+    /// Label, 1–200 characters.
+    pub name: String,
+    /// `trial` (default), `starter`, `growth` or `scale`.
+    #[serde(default)]
+    #[schema(value_type = Option<String>, example = "trial")]
+    pub plan: Option<Plan>,
+}
+
+/// Quiet-hours window, in the recipient's local time.
+#[derive(Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct QuietHoursBody {
+    /// Off: messages go out at any hour.
+    pub enabled: bool,
+    /// `HH:MM`, start of the quiet window.
+    pub start: String,
+    /// `HH:MM`, end of the quiet window.
+    pub end: String,
+    /// IANA zone used when the recipient's zone cannot be told (null: UTC).
+    #[serde(default)]
+    pub timezone: Option<String>,
+}
+
+/// What an operator sees of a tenant's usage.
+#[derive(Serialize, ToSchema)]
+pub struct UsageView {
+    /// Live API calls counted this UTC month.
+    pub api_calls_this_month: u64,
+    /// First-time recipients today (UTC).
+    pub new_contacts_today: u64,
+}
+
+/// A tenant as the operator sees it; limits are the ones in force.
+#[derive(Serialize, ToSchema)]
+pub struct TenantView {
+    /// Tenant id (ULID).
+    pub id: String,
+    /// Label.
+    pub name: String,
+    /// Plan.
+    #[schema(value_type = String, example = "trial")]
+    pub plan: Plan,
+    /// `active` or `suspended`.
+    #[schema(value_type = String, example = "active")]
+    pub status: TenantStatus,
+    /// A subscription keeps a trial tenant in after `trial_ends_at`.
+    pub subscription_active: bool,
+    /// End of the 14-day trial.
+    #[serde(with = "pigeon_actors::storage::ts")]
+    pub trial_ends_at: DateTime<Utc>,
+    /// First-time recipients allowed per UTC day.
+    pub new_contact_daily_limit: u32,
+    /// API calls allowed per UTC month; null is unlimited.
+    pub monthly_call_limit: Option<u64>,
+    /// Quiet hours.
+    pub quiet_hours: QuietHoursBody,
+    /// Creation time.
+    #[serde(with = "pigeon_actors::storage::ts")]
+    pub created_at: DateTime<Utc>,
+    /// Usage so far.
+    pub usage: UsageView,
+}
+
+impl TenantView {
+    fn new(t: TenantRecord, u: Usage) -> Self {
+        Self {
+            id: t.id.to_string(),
+            new_contact_daily_limit: t.effective_new_contacts(),
+            monthly_call_limit: t.effective_monthly_calls(),
+            name: t.name,
+            plan: t.plan,
+            status: t.status,
+            subscription_active: t.subscription_active,
+            trial_ends_at: t.trial_ends_at,
+            quiet_hours: QuietHoursBody {
+                enabled: t.quiet_hours.enabled,
+                start: t.quiet_hours.start,
+                end: t.quiet_hours.end,
+                timezone: t.quiet_hours.timezone,
+            },
+            created_at: t.created_at,
+            usage: UsageView {
+                api_calls_this_month: u.api_calls_this_month,
+                new_contacts_today: u.new_contacts_today,
+            },
+        }
+    }
+}
+
+/// The two keys every new tenant gets.
+#[derive(Serialize, ToSchema)]
+pub struct NewTenantKeys {
+    /// `svc_live_` key, shown once.
+    pub live: KeyCreated,
+    /// `svc_test_` key, shown once.
+    pub test: KeyCreated,
+}
+
+/// Answer of tenant creation.
+#[derive(Serialize, ToSchema)]
+pub struct TenantCreated {
+    /// The tenant.
+    #[serde(flatten)]
+    pub tenant: TenantView,
+    /// Its first keys.
+    pub keys: NewTenantKeys,
+}
+
+/// Absent → `None`; `null` → `Some(None)`; a value → `Some(Some(v))`.
+fn nullable<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<Option<T>>, D::Error> {
+    Option::<T>::deserialize(d).map(Some)
+}
+
+/// Body of `PATCH /admin/v1/tenants/{id}`: every field optional.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PatchTenantBody {
+    /// New plan.
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    pub plan: Option<Plan>,
+    /// `active` or `suspended`.
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    pub status: Option<TenantStatus>,
+    /// Paid subscription on or off.
+    #[serde(default)]
+    pub subscription_active: Option<bool>,
+    /// Move the end of the trial (RFC 3339).
+    #[serde(default, with = "pigeon_actors::storage::ts::option")]
+    pub trial_ends_at: Option<DateTime<Utc>>,
+    /// Override of new contacts per day; null returns to the plan's.
+    #[serde(default, deserialize_with = "nullable")]
+    pub new_contact_daily_limit: Option<Option<u32>>,
+    /// Override of API calls per month; null returns to the plan's.
+    #[serde(default, deserialize_with = "nullable")]
+    pub monthly_call_limit: Option<Option<u64>>,
+    /// New quiet-hours window.
+    #[serde(default)]
+    pub quiet_hours: Option<QuietHoursBody>,
+}
+
+/// Answer of a key switch.
+#[derive(Serialize, ToSchema)]
+pub struct KeyActive {
+    /// Key id.
+    pub id: String,
+    /// False while deactivated.
+    pub active: bool,
+}
+
+/// Creates a tenant with a live and a test key (each shown once).
+#[utoipa::path(post, path = "/admin/v1/tenants", tag = "operator", security(("admin_token" = [])),
+    request_body = CreateTenant,
+    responses((status = 201, body = DataBody<TenantCreated>), (status = 400, body = ErrorBody),
+        (status = 401, body = ErrorBody)))]
+pub async fn create_tenant(
+    Admin(engine): Admin,
+    body: Result<Json<CreateTenant>, ApiError>,
+) -> Result<HttpResponse, ApiError> {
+    let Json(body) = body?;
+    let name = body.name.trim().to_owned();
+    if name.is_empty() || name.chars().count() > 200 {
+        return Err(ApiError::Validation("name: must be 1 to 200 characters".into()));
+    }
+    let created = engine.create_tenant(name, body.plan.unwrap_or_default()).await?;
+    let usage = Usage { api_calls_this_month: 0, new_contacts_today: 0 };
+    Ok(reply(
+        StatusCode::CREATED,
+        TenantCreated {
+            tenant: TenantView::new(created.tenant, usage),
+            keys: NewTenantKeys { live: created.live.into(), test: created.test.into() },
+        },
+    ))
+}
+
+/// Lists tenants, oldest first, with usage.
+#[utoipa::path(get, path = "/admin/v1/tenants", tag = "operator", security(("admin_token" = [])),
+    params(("limit" = Option<u32>, Query, description = "1–100, default 50"),
+        ("after" = Option<String>, Query, description = "cursor from next_cursor")),
+    responses((status = 200, body = ListBody<TenantView>), (status = 401, body = ErrorBody)))]
+pub async fn list_tenants(
+    Admin(engine): Admin,
+    page: Result<Page, ApiError>,
+) -> Result<HttpResponse, ApiError> {
+    let page = page?;
+    let items: Vec<TenantView> = engine
+        .list_tenants(page.after, page.limit + 1)?
+        .into_iter()
+        .map(|(t, u)| TenantView::new(t, u))
+        .collect();
+    Ok(list_page(items, page.limit, |t| t.id.parse().unwrap_or_default()))
+}
+
+/// One tenant with usage.
+#[utoipa::path(get, path = "/admin/v1/tenants/{id}", tag = "operator", security(("admin_token" = [])),
+    params(("id" = String, Path, description = "tenant id")),
+    responses((status = 200, body = DataBody<TenantView>), (status = 404, body = ErrorBody)))]
+pub async fn get_tenant(Admin(engine): Admin, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
+    let (t, u) = engine.tenant_view(parse_id(&id, "tenant")?)?;
+    Ok(reply(StatusCode::OK, TenantView::new(t, u)))
+}
+
+/// Changes plan, status, subscription, trial end, limits or quiet hours.
+#[utoipa::path(patch, path = "/admin/v1/tenants/{id}", tag = "operator", security(("admin_token" = [])),
+    params(("id" = String, Path, description = "tenant id")), request_body = PatchTenantBody,
+    responses((status = 200, body = DataBody<TenantView>), (status = 400, body = ErrorBody),
+        (status = 404, body = ErrorBody)))]
+pub async fn patch_tenant(
+    Admin(engine): Admin,
+    id: web::Path<String>,
+    body: Result<Json<PatchTenantBody>, ApiError>,
+) -> Result<HttpResponse, ApiError> {
+    let id = parse_id(&id, "tenant")?;
+    let handle = engine.tenant(id)?;
+    let Json(b) = body?;
+    let patch = TenantPatch {
+        plan: b.plan,
+        status: b.status,
+        subscription_active: b.subscription_active,
+        trial_ends_at: b.trial_ends_at,
+        new_contact_daily_limit: b.new_contact_daily_limit,
+        monthly_call_limit: b.monthly_call_limit,
+        quiet_hours: b.quiet_hours.map(|q| QuietHours {
+            enabled: q.enabled,
+            start: q.start,
+            end: q.end,
+            timezone: q.timezone,
+        }),
+    };
+    handle.patch(patch).await?;
+    let (t, u) = engine.tenant_view(id)?;
+    Ok(reply(StatusCode::OK, TenantView::new(t, u)))
+}
+
+async fn set_active(
+    engine: &pigeon_actors::Engine,
+    id: &str,
+    active: bool,
+) -> Result<HttpResponse, ApiError> {
+    let key_id = parse_id(id, "API key")?;
+    let rec = engine.key_owner(key_id)?.set_key_active(key_id, active).await?;
+    Ok(reply(StatusCode::OK, KeyActive { id: rec.id.to_string(), active: rec.active }))
+}
+
+/// Deactivates a key: its calls answer 403 `KEY_INACTIVE` until reactivated.
+#[utoipa::path(post, path = "/admin/v1/api-keys/{id}/deactivate", tag = "operator",
+    security(("admin_token" = [])), params(("id" = String, Path, description = "key id")),
+    responses((status = 200, body = DataBody<KeyActive>), (status = 404, body = ErrorBody)))]
+pub async fn deactivate_key(Admin(engine): Admin, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
+    set_active(&engine, &id, false).await
+}
+
+/// Reactivates a deactivated key (a revoked key stays revoked: 404).
+#[utoipa::path(post, path = "/admin/v1/api-keys/{id}/reactivate", tag = "operator",
+    security(("admin_token" = [])), params(("id" = String, Path, description = "key id")),
+    responses((status = 200, body = DataBody<KeyActive>), (status = 404, body = ErrorBody)))]
+pub async fn reactivate_key(Admin(engine): Admin, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
+    set_active(&engine, &id, true).await
+}

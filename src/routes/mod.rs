@@ -1,0 +1,135 @@
+//! The route table: the one place a route is declared. The macro registers each route with
+//! actix, answers 405 for the other methods of a known path, and lists the routes in [`ROUTES`] so
+//! a test can hold the OpenAPI document to them.
+
+use actix_web::http::{Method, StatusCode};
+use actix_web::{web, HttpRequest, HttpResponse, Resource, Route};
+use serde::Serialize;
+use ulid::Ulid;
+use utoipa::{OpenApi, ToSchema};
+
+use crate::error::ApiError;
+
+pub mod admin;
+pub mod health;
+pub mod keys;
+
+macro_rules! routes {
+    ($($method:ident $path:literal => $handler:path;)*) => {
+        /// Every route the server answers, as `(METHOD, path)`.
+        pub const ROUTES: &[(&str, &str)] = &[$((stringify!($method), $path)),*];
+
+        /// Registers every route of [`ROUTES`].
+        pub fn configure(cfg: &mut web::ServiceConfig) {
+            let mut table: Vec<(&'static str, Resource)> = Vec::new();
+            $( add(&mut table, $path, web::method(Method::$method).to($handler)); )*
+            for (_, r) in table {
+                cfg.service(
+                    r.default_service(web::to(method_not_allowed))
+                        .wrap(actix_web::middleware::from_fn(crate::edge::catch_panic)),
+                );
+            }
+        }
+
+        /// The OpenAPI document, generated from the handlers' annotations.
+        #[derive(OpenApi)]
+        #[openapi(
+            info(title = "pigeon", description = "Multi-tenant messaging API. See README.md."),
+            paths($($handler),*),
+            modifiers(&BearerAuth)
+        )]
+        pub struct ApiDoc;
+    };
+}
+
+routes! {
+    GET "/healthz" => health::healthz;
+    GET "/readyz" => health::readyz;
+    GET "/openapi.json" => health::openapi;
+    POST "/v1/api-keys" => keys::create;
+    GET "/v1/api-keys" => keys::list;
+    DELETE "/v1/api-keys/{id}" => keys::revoke;
+    POST "/admin/v1/tenants" => admin::create_tenant;
+    GET "/admin/v1/tenants" => admin::list_tenants;
+    GET "/admin/v1/tenants/{id}" => admin::get_tenant;
+    PATCH "/admin/v1/tenants/{id}" => admin::patch_tenant;
+    POST "/admin/v1/api-keys/{id}/deactivate" => admin::deactivate_key;
+    POST "/admin/v1/api-keys/{id}/reactivate" => admin::reactivate_key;
+}
+
+fn add(table: &mut Vec<(&'static str, Resource)>, path: &'static str, route: Route) {
+    match table.iter().position(|(p, _)| *p == path) {
+        Some(i) => {
+            let (p, r) = table.remove(i);
+            table.insert(i, (p, r.route(route)));
+        }
+        None => table.push((path, web::resource(path).route(route))),
+    }
+}
+
+struct BearerAuth;
+
+impl utoipa::Modify for BearerAuth {
+    fn modify(&self, doc: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+        let c = doc.components.get_or_insert_with(Default::default);
+        c.add_security_scheme(
+            "api_key",
+            SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
+        );
+        c.add_security_scheme(
+            "admin_token",
+            SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
+        );
+    }
+}
+
+/// Default service of the app: an unknown route.
+pub async fn not_found(req: HttpRequest) -> Result<HttpResponse, ApiError> {
+    Err(ApiError::NotFound(format!("No route {} {}.", req.method(), req.path())))
+}
+
+async fn method_not_allowed() -> Result<HttpResponse, ApiError> {
+    Err(ApiError::MethodNotAllowed)
+}
+
+/// The success envelope.
+#[derive(Serialize, ToSchema)]
+pub struct DataBody<T> {
+    /// The payload.
+    pub data: T,
+}
+
+/// The success envelope of a list.
+#[derive(Serialize, ToSchema)]
+pub struct ListBody<T> {
+    /// This page.
+    pub data: Vec<T>,
+    /// Pass as `after` for the next page; null at the end.
+    pub next_cursor: Option<String>,
+}
+
+/// The error envelope.
+#[derive(Serialize, ToSchema)]
+pub struct ErrorBody {
+    /// Plain English, safe to show.
+    pub error: String,
+    /// Stable code to match on.
+    pub code: String,
+}
+
+/// Answers `{data}` with `status`.
+pub fn reply<T: Serialize>(status: StatusCode, data: T) -> HttpResponse {
+    HttpResponse::build(status).json(DataBody { data })
+}
+
+/// Answers a list page. `items` may hold one more than `limit`: its presence means more follow.
+pub fn page<T: Serialize>(mut items: Vec<T>, limit: usize, id: impl Fn(&T) -> Ulid) -> HttpResponse {
+    let next_cursor = if items.len() > limit {
+        items.truncate(limit);
+        items.last().map(|i| id(i).to_string())
+    } else {
+        None
+    };
+    HttpResponse::Ok().json(ListBody { data: items, next_cursor })
+}

@@ -1,0 +1,97 @@
+//! Start-up as a function of settings, a listener and a clock, so `main` and the tests build the
+//! very same application.
+
+use std::net::TcpListener;
+
+use actix_web::dev::{Server, ServerHandle};
+use actix_web::middleware::from_fn;
+use actix_web::{web, App, HttpServer};
+use pigeon_actors::clock::SharedClock;
+use pigeon_actors::storage::Store;
+use pigeon_actors::{Engine, EngineConfig};
+
+use crate::config::Settings;
+use crate::extract::MAX_BODY;
+use crate::{edge, routes};
+
+/// Why the server could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// Filesystem or socket.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    /// The store or the engine.
+    #[error("{0}")]
+    Engine(#[from] pigeon_actors::EngineError),
+    /// Opening the store.
+    #[error("{0}")]
+    Store(#[from] pigeon_actors::storage::StoreError),
+}
+
+/// A built, not yet running, server.
+pub struct Application {
+    port: u16,
+    server: Server,
+    engine: Engine,
+    generated_admin_token: Option<String>,
+}
+
+impl Application {
+    /// Opens the store, starts the engine, makes sure an operator token exists, and binds the
+    /// HTTP server to `listener`. Must run inside an actix `System`.
+    pub async fn build(
+        settings: Settings,
+        listener: TcpListener,
+        clock: SharedClock,
+    ) -> Result<Self, StartError> {
+        std::fs::create_dir_all(&settings.data_dir)?;
+        let store = Store::open(&settings.data_dir)?;
+        let engine = Engine::start(store, clock, EngineConfig::default())?;
+        let generated_admin_token = engine.ensure_admin_token(settings.admin_token.as_deref()).await?;
+        let port = listener.local_addr()?.port();
+        let data = web::Data::new(engine.clone());
+        let mut server = HttpServer::new(move || {
+            App::new()
+                .app_data(data.clone())
+                .app_data(web::PayloadConfig::new(MAX_BODY))
+                .wrap(from_fn(edge::edge))
+                .configure(routes::configure)
+                .default_service(web::to(routes::not_found))
+        })
+        .shutdown_timeout(30)
+        .listen(listener)?;
+        if let Some(w) = settings.workers {
+            server = server.workers(w.max(1));
+        }
+        Ok(Self { port, server: server.run(), engine, generated_admin_token })
+    }
+
+    /// The bound port.
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// Stops the server from elsewhere (tests); SIGTERM/SIGINT do the same.
+    pub fn handle(&self) -> ServerHandle {
+        self.server.handle()
+    }
+
+    /// The engine, for in-process tests and benches.
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    /// The operator token generated on a fresh store without a configured one: show it once.
+    pub fn generated_admin_token(&self) -> Option<&str> {
+        self.generated_admin_token.as_deref()
+    }
+
+    /// Serves until SIGTERM/SIGINT or [`ServerHandle::stop`]: stops accepting, lets in-flight
+    /// requests finish, then stops the actors and flushes the store.
+    pub async fn run_until_stopped(self) -> Result<(), StartError> {
+        self.server.await?;
+        self.engine.shutdown().await?;
+        tracing::info!("stopped cleanly");
+        Ok(())
+    }
+}

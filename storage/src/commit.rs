@@ -1,0 +1,99 @@
+//! Group commit: one thread flushes sled for every writer that queued since the last flush began.
+//!
+//! Why a thread and not a task: sled's flush blocks, and the committer must not depend on which
+//! async runtime (actix's per-worker ones, tokio's) the writer happens to run on.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{mpsc, Arc};
+
+use tokio::sync::oneshot;
+
+use crate::StoreError;
+
+type Waiter = oneshot::Sender<Result<(), String>>;
+
+/// How well writes are being batched.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct CommitStats {
+    /// Flushes performed by the committer.
+    pub flushes: u64,
+    /// Commit requests served by those flushes.
+    pub commits: u64,
+}
+
+#[derive(Default)]
+struct Counters {
+    flushes: AtomicU64,
+    commits: AtomicU64,
+}
+
+pub(crate) struct Committer {
+    tx: Option<mpsc::Sender<Waiter>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+    counters: Arc<Counters>,
+}
+
+impl Committer {
+    pub(crate) fn start(db: sled::Db) -> std::io::Result<Self> {
+        let (tx, rx) = mpsc::channel::<Waiter>();
+        let counters = Arc::new(Counters::default());
+        let c = counters.clone();
+        let thread = std::thread::Builder::new().name("pigeon-commit".into()).spawn(move || {
+            // Ends when every `Store` clone is gone and the channel closes.
+            while let Ok(first) = rx.recv() {
+                let mut batch = vec![first];
+                batch.extend(rx.try_iter());
+                let res = db.flush().map(drop).map_err(|e| e.to_string());
+                if let Err(e) = &res {
+                    tracing::error!(error = %e, "group commit flush failed");
+                }
+                c.flushes.fetch_add(1, Ordering::Relaxed);
+                c.commits.fetch_add(batch.len() as u64, Ordering::Relaxed);
+                for w in batch {
+                    let _ = w.send(res.clone());
+                }
+            }
+            // Last one out: whatever was written without a commit reaches disk too.
+            if let Err(e) = db.flush() {
+                tracing::error!(error = %e, "final flush failed");
+            }
+        })?;
+        Ok(Self { tx: Some(tx), thread: Some(thread), counters })
+    }
+
+    /// Queues a commit now (so it covers every write made before this call) and returns the wait.
+    pub(crate) fn commit(
+        &self,
+    ) -> impl std::future::Future<Output = Result<(), StoreError>> + Send + 'static {
+        let (tx, rx) = oneshot::channel();
+        let queued = self.tx.as_ref().is_some_and(|q| q.send(tx).is_ok());
+        async move {
+            if !queued {
+                return Err(StoreError::Closed);
+            }
+            match rx.await {
+                Ok(Ok(())) => Ok(()),
+                Ok(Err(e)) => Err(StoreError::Flush(e)),
+                Err(_) => Err(StoreError::Closed),
+            }
+        }
+    }
+
+    pub(crate) fn stats(&self) -> CommitStats {
+        CommitStats {
+            flushes: self.counters.flushes.load(Ordering::Relaxed),
+            commits: self.counters.commits.load(Ordering::Relaxed),
+        }
+    }
+}
+
+impl Drop for Committer {
+    /// Closes the queue and waits for the final flush, so the database is closed (and its lock
+    /// released) when the last `Store` handle is gone.
+    fn drop(&mut self) {
+        drop(self.tx.take());
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}

@@ -1,0 +1,32 @@
+//! Typed storage errors; the HTTP edge turns all of them into an opaque 500.
+
+/// Anything that went wrong below the engine.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// sled reported an I/O or corruption error.
+    #[error("sled: {0}")]
+    Sled(#[from] sled::Error),
+    /// A flush failed; the writes it covered may not be on disk.
+    #[error("flush failed: {0}")]
+    Flush(String),
+    /// A stored record could not be decoded (a bug or a corrupted file).
+    #[error("corrupt record in {tree}: {source}")]
+    Decode {
+        /// Which tree held the record.
+        tree: &'static str,
+        /// What serde said.
+        source: serde_json::Error,
+    },
+    /// The committer thread is gone (the store is shutting down).
+    #[error("store is closed")]
+    Closed,
+}
+
+impl From<sled::transaction::TransactionError<StoreError>> for StoreError {
+    fn from(e: sled::transaction::TransactionError<StoreError>) -> Self {
+        match e {
+            sled::transaction::TransactionError::Abort(e) => e,
+            sled::transaction::TransactionError::Storage(e) => StoreError::Sled(e),
+        }
+    }
+}

@@ -1,0 +1,21 @@
+//! pigeon's durable store: typed sled trees whose keys start with their tenant, and a group committer
+//! so that concurrent writers share one flush instead of paying one fsync each.
+//!
+//! Guarantees, in order:
+//! 1. A write call (`put_*`, `create_*`) applies the change to sled's in-memory pages atomically.
+//! 2. [`Store::commit`], called after the write, resolves only once a flush that *started after* the
+//!    write has finished, so the write is on disk.
+//! 3. Writers that call `commit` while a flush is running wait for the next one; one flush covers
+//!    every writer that queued before it began (group commit).
+//! 4. Writes not followed by `commit` (usage counters, `last_used_at`) reach disk with the next
+//!    commit of anyone, sled's periodic flush, or the shutdown flush.
+
+mod commit;
+mod error;
+pub mod model;
+mod store;
+pub mod ts;
+
+pub use commit::CommitStats;
+pub use error::StoreError;
+pub use store::Store;

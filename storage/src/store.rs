@@ -1,0 +1,328 @@
+//! The typed trees. Every record a tenant owns is keyed `tenant id (16 bytes) ++ record key`, so a
+//! tenant's data is one contiguous range and no lookup can cross tenants by accident. Two global
+//! indexes are the exception, and hold no tenant data: `key_hashes` (credential → owner) and
+//! `key_ids` (key id → owner), needed to find a tenant before we know it.
+
+use std::ops::Bound;
+use std::path::Path;
+use std::sync::Arc;
+
+use serde::{de::DeserializeOwned, Serialize};
+use sled::transaction::ConflictableTransactionError as Cte;
+use sled::Transactional;
+use ulid::Ulid;
+
+use crate::commit::{CommitStats, Committer};
+use crate::model::{ApiKeyRecord, TenantRecord};
+use crate::StoreError;
+
+/// Handle to the store; cheap to clone, shared by the HTTP layer and every actor.
+#[derive(Clone)]
+pub struct Store {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    db: sled::Db,
+    tenants: sled::Tree,
+    keys: sled::Tree,
+    key_hashes: sled::Tree,
+    key_ids: sled::Tree,
+    counters: sled::Tree,
+    meta: sled::Tree,
+    committer: Committer,
+}
+
+/// How many leading hex characters of a key's SHA-256 index it. The full hash is compared, in
+/// constant time, by the engine after the lookup.
+const HASH_INDEX_LEN: usize = 32;
+const ADMIN_TOKEN_HASH: &[u8] = b"admin_token_sha256";
+
+fn tkey(tenant: Ulid, rest: &[u8]) -> Vec<u8> {
+    let mut k = Vec::with_capacity(16 + rest.len());
+    k.extend_from_slice(&tenant.to_bytes());
+    k.extend_from_slice(rest);
+    k
+}
+
+fn encode<T: Serialize>(v: &T) -> Vec<u8> {
+    serde_json::to_vec(v).expect("records always serialize")
+}
+
+fn decode<T: DeserializeOwned>(tree: &'static str, bytes: &[u8]) -> Result<T, StoreError> {
+    serde_json::from_slice(bytes).map_err(|source| StoreError::Decode { tree, source })
+}
+
+fn ulid_at(bytes: &[u8]) -> Ulid {
+    let mut b = [0u8; 16];
+    b.copy_from_slice(&bytes[..16]);
+    Ulid::from_bytes(b)
+}
+
+impl Store {
+    /// Opens (or creates) the store in `dir` and starts its committer.
+    pub fn open(dir: &Path) -> Result<Self, StoreError> {
+        let db = sled::Config::new()
+            .path(dir)
+            .cache_capacity(128 * 1024 * 1024)
+            .flush_every_ms(Some(500))
+            .open()?;
+        let committer = Committer::start(db.clone())
+            .map_err(|e| StoreError::Flush(format!("cannot start committer: {e}")))?;
+        let tree = |n: &str| db.open_tree(n);
+        Ok(Self {
+            inner: Arc::new(Inner {
+                tenants: tree("tenants")?,
+                keys: tree("keys")?,
+                key_hashes: tree("key_hashes")?,
+                key_ids: tree("key_ids")?,
+                counters: tree("counters")?,
+                meta: tree("meta")?,
+                db,
+                committer,
+            }),
+        })
+    }
+
+    /// Waits until every write made before this call is on disk, sharing the flush with every
+    /// other writer waiting at the same time. Call it after the write, before answering 2xx.
+    pub fn commit(&self) -> impl std::future::Future<Output = Result<(), StoreError>> + Send + 'static {
+        self.inner.committer.commit()
+    }
+
+    /// How many flushes served how many commits so far.
+    pub fn commit_stats(&self) -> CommitStats {
+        self.inner.committer.stats()
+    }
+
+    /// True while the database answers reads.
+    pub fn is_healthy(&self) -> bool {
+        self.inner.meta.get(ADMIN_TOKEN_HASH).is_ok()
+    }
+
+    /// Bytes the store takes on disk.
+    pub fn size_on_disk(&self) -> u64 {
+        self.inner.db.size_on_disk().unwrap_or(0)
+    }
+
+    // ---- operator token ----
+
+    /// The SHA-256 (hex) of the operator token, once one has been set.
+    pub fn admin_token_hash(&self) -> Result<Option<String>, StoreError> {
+        Ok(self.inner.meta.get(ADMIN_TOKEN_HASH)?.map(|v| String::from_utf8_lossy(&v).into_owned()))
+    }
+
+    /// Replaces the operator token's hash. Follow with [`Store::commit`].
+    pub fn set_admin_token_hash(&self, hash_hex: &str) -> Result<(), StoreError> {
+        self.inner.meta.insert(ADMIN_TOKEN_HASH, hash_hex.as_bytes())?;
+        Ok(())
+    }
+
+    // ---- tenants ----
+
+    /// Writes a new tenant and its first keys atomically. Follow with [`Store::commit`].
+    pub fn create_tenant(&self, t: &TenantRecord, keys: &[ApiKeyRecord]) -> Result<(), StoreError> {
+        let i = &self.inner;
+        (&i.tenants, &i.keys, &i.key_hashes, &i.key_ids)
+            .transaction(|(tenants, kt, kh, ki)| {
+                tenants.insert(&t.id.to_bytes(), encode(t))?;
+                for k in keys {
+                    kt.insert(tkey(k.tenant_id, &k.id.to_bytes()), encode(k))?;
+                    ki.insert(&k.id.to_bytes(), &k.tenant_id.to_bytes())?;
+                    kh.insert(&k.hash.as_bytes()[..HASH_INDEX_LEN], tkey(k.tenant_id, &k.id.to_bytes()))?;
+                }
+                Ok::<_, Cte<StoreError>>(())
+            })
+            .map_err(StoreError::from)
+    }
+
+    /// Replaces a tenant's record. Follow with [`Store::commit`].
+    pub fn put_tenant(&self, t: &TenantRecord) -> Result<(), StoreError> {
+        self.inner.tenants.insert(t.id.to_bytes(), encode(t))?;
+        Ok(())
+    }
+
+    /// One tenant.
+    pub fn tenant(&self, id: Ulid) -> Result<Option<TenantRecord>, StoreError> {
+        self.inner.tenants.get(id.to_bytes())?.map(|v| decode("tenants", &v)).transpose()
+    }
+
+    /// Tenants in id (= creation) order, starting after `after`.
+    pub fn tenants(&self, after: Option<Ulid>, limit: usize) -> Result<Vec<TenantRecord>, StoreError> {
+        let start = match after {
+            Some(a) => Bound::Excluded(a.to_bytes().to_vec()),
+            None => Bound::Unbounded,
+        };
+        self.inner
+            .tenants
+            .range::<Vec<u8>, _>((start, Bound::Unbounded))
+            .take(limit)
+            .map(|kv| decode("tenants", &kv?.1))
+            .collect()
+    }
+
+    // ---- API keys ----
+
+    /// Writes a key and keeps both indexes in step: a revoked key leaves the credential index, so
+    /// it can never authenticate again. Follow with [`Store::commit`] when the change must last.
+    pub fn put_key(&self, k: &ApiKeyRecord) -> Result<(), StoreError> {
+        let i = &self.inner;
+        (&i.keys, &i.key_hashes, &i.key_ids)
+            .transaction(|(kt, kh, ki)| {
+                let rk = tkey(k.tenant_id, &k.id.to_bytes());
+                kt.insert(rk.clone(), encode(k))?;
+                ki.insert(&k.id.to_bytes(), &k.tenant_id.to_bytes())?;
+                let hk = &k.hash.as_bytes()[..HASH_INDEX_LEN];
+                if k.revoked_at.is_some() {
+                    kh.remove(hk)?;
+                } else {
+                    kh.insert(hk, rk)?;
+                }
+                Ok::<_, Cte<StoreError>>(())
+            })
+            .map_err(StoreError::from)
+    }
+
+    /// Every key of a tenant, revoked ones included, in creation order.
+    pub fn keys_of(&self, tenant: Ulid) -> Result<Vec<ApiKeyRecord>, StoreError> {
+        self.inner.keys.scan_prefix(tenant.to_bytes()).map(|kv| decode("keys", &kv?.1)).collect()
+    }
+
+    /// Finds the `(tenant, key id)` a credential hash (hex) may belong to. The caller must still
+    /// compare the full hash.
+    pub fn key_by_hash(&self, hash_hex: &str) -> Result<Option<(Ulid, Ulid)>, StoreError> {
+        let Some(prefix) = hash_hex.as_bytes().get(..HASH_INDEX_LEN) else {
+            return Ok(None);
+        };
+        Ok(self
+            .inner
+            .key_hashes
+            .get(prefix)?
+            .filter(|v| v.len() == 32)
+            .map(|v| (ulid_at(&v), ulid_at(&v[16..]))))
+    }
+
+    /// The tenant owning a key id, for the operator's key calls.
+    pub fn key_owner(&self, key_id: Ulid) -> Result<Option<Ulid>, StoreError> {
+        Ok(self.inner.key_ids.get(key_id.to_bytes())?.filter(|v| v.len() == 16).map(|v| ulid_at(&v)))
+    }
+
+    // ---- counters ----
+
+    /// A tenant's named counter (0 when never set).
+    pub fn counter(&self, tenant: Ulid, name: &str) -> Result<u64, StoreError> {
+        Ok(self
+            .inner
+            .counters
+            .get(tkey(tenant, name.as_bytes()))?
+            .and_then(|v| <[u8; 8]>::try_from(v.as_ref()).ok())
+            .map(u64::from_be_bytes)
+            .unwrap_or(0))
+    }
+
+    /// Sets a counter in memory; it reaches disk with the next flush of any kind (see crate docs).
+    pub fn set_counter(&self, tenant: Ulid, name: &str, value: u64) -> Result<(), StoreError> {
+        self.inner.counters.insert(tkey(tenant, name.as_bytes()), &value.to_be_bytes())?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::*;
+    use chrono::Utc;
+
+    fn tenant() -> TenantRecord {
+        let now = crate::ts::truncate(Utc::now());
+        TenantRecord {
+            id: Ulid::generate(),
+            name: "acme".into(),
+            plan: Plan::Trial,
+            status: TenantStatus::Active,
+            subscription_active: false,
+            trial_ends_at: now,
+            new_contact_daily_limit: None,
+            monthly_call_limit: None,
+            quiet_hours: QuietHours::default(),
+            created_at: now,
+        }
+    }
+
+    fn key(t: Ulid, hash: &str) -> ApiKeyRecord {
+        ApiKeyRecord {
+            id: Ulid::generate(),
+            tenant_id: t,
+            name: "k".into(),
+            environment: Environment::Live,
+            hash: hash.into(),
+            hint: "...abcd".into(),
+            rate_limit: None,
+            active: true,
+            revoked_at: None,
+            last_used_at: None,
+            created_at: crate::ts::truncate(Utc::now()),
+        }
+    }
+
+    #[tokio::test]
+    async fn records_survive_reopen_and_revocation_leaves_the_index() {
+        let dir = tempfile::tempdir().unwrap();
+        let t = tenant();
+        let mut k = key(t.id, &"a1".repeat(32));
+        {
+            let s = Store::open(dir.path()).unwrap();
+            s.create_tenant(&t, std::slice::from_ref(&k)).unwrap();
+            s.set_counter(t.id, "calls:2026-11", 7).unwrap();
+            s.commit().await.unwrap();
+            assert_eq!(s.key_by_hash(&k.hash).unwrap(), Some((t.id, k.id)));
+        }
+        let s = Store::open(dir.path()).unwrap();
+        assert_eq!(s.tenant(t.id).unwrap(), Some(t.clone()));
+        assert_eq!(s.keys_of(t.id).unwrap(), vec![k.clone()]);
+        assert_eq!(s.key_owner(k.id).unwrap(), Some(t.id));
+        assert_eq!(s.counter(t.id, "calls:2026-11").unwrap(), 7);
+        k.revoked_at = Some(crate::ts::truncate(Utc::now()));
+        s.put_key(&k).unwrap();
+        assert_eq!(s.key_by_hash(&k.hash).unwrap(), None);
+        assert_eq!(s.keys_of(t.id).unwrap()[0].revoked_at, k.revoked_at);
+    }
+
+    #[tokio::test]
+    async fn tenants_page_in_id_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = Store::open(dir.path()).unwrap();
+        let mut ids = vec![];
+        for _ in 0..5 {
+            let t = tenant();
+            s.put_tenant(&t).unwrap();
+            ids.push(t.id);
+        }
+        ids.sort();
+        let page: Vec<_> = s.tenants(Some(ids[1]), 2).unwrap().into_iter().map(|t| t.id).collect();
+        assert_eq!(page, ids[2..4].to_vec());
+    }
+
+    #[tokio::test]
+    async fn concurrent_commits_share_flushes() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = Store::open(dir.path()).unwrap();
+        let t = Ulid::generate();
+        let tasks: Vec<_> = (0..64u64)
+            .map(|i| {
+                let s = s.clone();
+                tokio::spawn(async move {
+                    s.set_counter(t, &format!("c{i}"), i).unwrap();
+                    s.commit().await.unwrap();
+                })
+            })
+            .collect();
+        for task in tasks {
+            task.await.unwrap();
+        }
+        let st = s.commit_stats();
+        assert_eq!(st.commits, 64);
+        // The first writer may get a flush of its own; the rest queue behind it and share.
+        assert!(st.flushes <= 8, "64 concurrent commits took {} flushes", st.flushes);
+    }
+}
