@@ -26,7 +26,8 @@ pub async fn edge(
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
     let started = Instant::now();
     let request_id = ulid::Ulid::generate().to_string();
-    let span = tracing::info_span!("request", id = %request_id, method = %req.method(), path = %req.path());
+    let method = req.method().clone();
+    let span = tracing::info_span!("request", id = %request_id, method = %method, path = %req.path());
     let mut res = next.call(req).instrument(span.clone()).await?.map_into_boxed_body();
     let status = res.status();
     if status.as_u16() >= 400 && !is_json(res.headers()) {
@@ -44,7 +45,13 @@ pub async fn edge(
         headers.insert(HeaderName::from_static("x-ratelimit-reset"), r.reset.into());
     }
     let status = res.status().as_u16();
-    let ms = started.elapsed().as_secs_f64() * 1000.0;
+    let secs = started.elapsed().as_secs_f64();
+    let route = res.request().match_pattern().unwrap_or_else(|| "unmatched".into());
+    let m = method.as_str().to_owned();
+    metrics::counter!("pigeon_http_requests_total", "method" => m.clone(), "route" => route.clone(), "status" => status.to_string())
+        .increment(1);
+    metrics::histogram!("pigeon_http_request_duration_seconds", "method" => m, "route" => route).record(secs);
+    let ms = secs * 1000.0;
     span.in_scope(|| {
         if status >= 500 {
             tracing::warn!(status, ms, "answered");

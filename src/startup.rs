@@ -49,6 +49,7 @@ impl Application {
         let engine = Engine::start(store, clock, EngineConfig::default())?;
         let generated_admin_token = engine.ensure_admin_token(settings.admin_token.as_deref()).await?;
         let port = listener.local_addr()?.port();
+        crate::telemetry::metrics();
         let data = web::Data::new(engine.clone());
         let mut server = HttpServer::new(move || {
             App::new()

@@ -295,7 +295,7 @@ impl Engine {
     pub async fn create_tenant(&self, name: String, plan: Plan) -> Result<CreatedTenant, EngineError> {
         let now = self.inner.clock.now();
         let tenant = TenantRecord {
-            id: Ulid::generate(),
+            id: pigeon_storage::model::new_id(),
             name,
             plan,
             status: TenantStatus::Active,
@@ -349,6 +349,11 @@ impl Engine {
             api_calls_this_month: s.counter(id, &format!("{CALLS}{}", month_key(now)))?,
             new_contacts_today: s.counter(id, &format!("{NEW_CONTACTS}{}", now.date_naive()))?,
         })
+    }
+
+    /// How many tenant actors are running.
+    pub fn running_tenants(&self) -> usize {
+        self.inner.tenants.read().unwrap().len()
     }
 
     /// The handle of a tenant's actor, starting it if needed; `NotFound` for unknown tenants.

@@ -360,7 +360,7 @@ pub(crate) fn new_key(
 ) -> (ApiKeyRecord, String) {
     let key = credentials::generate(environment.prefix());
     let rec = ApiKeyRecord {
-        id: Ulid::generate(),
+        id: pigeon_storage::model::new_id(),
         tenant_id,
         name,
         environment,

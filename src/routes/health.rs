@@ -40,3 +40,17 @@ pub async fn readyz(engine: web::Data<Engine>) -> Result<HttpResponse, ApiError>
 pub async fn openapi() -> HttpResponse {
     HttpResponse::Ok().json(ApiDoc::openapi())
 }
+
+/// Prometheus text: requests by route and status, latency histograms, group-commit and actor
+/// figures. Unauthenticated, like the probes: it holds no tenant data.
+#[utoipa::path(get, path = "/metrics", tag = "operations",
+    responses((status = 200, description = "Prometheus text exposition format", content_type = "text/plain")))]
+pub async fn metrics(engine: web::Data<Engine>) -> HttpResponse {
+    let handle = crate::telemetry::metrics();
+    let c = engine.store().commit_stats();
+    metrics::counter!("pigeon_store_flushes_total").absolute(c.flushes);
+    metrics::counter!("pigeon_store_commits_total").absolute(c.commits);
+    metrics::gauge!("pigeon_tenant_actors").set(engine.running_tenants() as f64);
+    handle.run_upkeep();
+    HttpResponse::Ok().content_type("text/plain; version=0.0.4; charset=utf-8").body(handle.render())
+}

@@ -45,6 +45,7 @@ macro_rules! routes {
 routes! {
     GET "/healthz" => health::healthz;
     GET "/readyz" => health::readyz;
+    GET "/metrics" => health::metrics;
     GET "/openapi.json" => health::openapi;
     POST "/v1/api-keys" => keys::create;
     GET "/v1/api-keys" => keys::list;

@@ -5,6 +5,19 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use ulid::Ulid;
 
+/// A new id: a ULID, strictly increasing within this process, so ids sort in creation order
+/// (plain ULIDs made in the same millisecond would sort at random).
+pub fn new_id() -> Ulid {
+    use std::sync::{Mutex, OnceLock};
+    static GEN: OnceLock<Mutex<ulid::Generator>> = OnceLock::new();
+    let mut g =
+        GEN.get_or_init(|| Mutex::new(ulid::Generator::new())).lock().unwrap_or_else(|e| e.into_inner());
+    match g.generate() {
+        Ok(id) => id,
+        Err(overflow) => overflow.commit_overflow_random(),
+    }
+}
+
 /// A tenant's plan (spec "Limits").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "lowercase")]

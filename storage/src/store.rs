@@ -90,6 +90,13 @@ impl Store {
         self.inner.committer.commit()
     }
 
+    /// Flushes on the caller's thread without sharing: one fsync per call. Only the benchmark uses
+    /// it, to show what group commit saves.
+    pub fn flush_unshared(&self) -> Result<(), StoreError> {
+        self.inner.db.flush()?;
+        Ok(())
+    }
+
     /// How many flushes served how many commits so far.
     pub fn commit_stats(&self) -> CommitStats {
         self.inner.committer.stats()

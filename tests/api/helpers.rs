@@ -1,0 +1,268 @@
+//! `spawn_app()` (in process, manual clock) and `spawn_binary()` (the real executable, for
+//! restarts and signals), with one helper per endpoint.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader};
+use std::net::TcpListener;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::Duration;
+
+use actix_web::dev::ServerHandle;
+use awc::http::Method;
+use pigeon::clock::ManualClock;
+use pigeon::config::Settings;
+use pigeon::startup::Application;
+use serde_json::{json, Value};
+
+pub const ADMIN: &str = "test-admin-token";
+
+/// An answer: status, headers, parsed JSON body.
+#[derive(Debug)]
+pub struct Resp {
+    pub status: u16,
+    pub headers: awc::http::header::HeaderMap,
+    pub body: Value,
+}
+
+impl Resp {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|v| v.to_str().ok())
+    }
+    pub fn data(&self) -> &Value {
+        &self.body["data"]
+    }
+    /// Asserts the status and, for errors, the code; returns self for more checks.
+    pub fn expect(self, status: u16, code: Option<&str>) -> Self {
+        assert_eq!(self.status, status, "unexpected status; body: {}", self.body);
+        if let Some(code) = code {
+            assert_eq!(self.body["code"], code, "body: {}", self.body);
+            assert!(self.body["error"].as_str().is_some_and(|e| !e.is_empty()), "error text: {}", self.body);
+            assert!(self.body.get("data").is_none(), "errors carry no data: {}", self.body);
+        }
+        assert!(self.header("x-request-id").is_some(), "every answer carries X-Request-Id");
+        self
+    }
+}
+
+/// A client of one server.
+#[derive(Clone)]
+pub struct Api {
+    pub base: String,
+    client: awc::Client,
+}
+
+impl Api {
+    pub fn new(base: String) -> Self {
+        let client = awc::Client::builder().timeout(Duration::from_secs(30)).finish();
+        Self { base, client }
+    }
+
+    /// Any request; `body` is sent as JSON when present.
+    pub async fn call(&self, method: &str, path: &str, token: Option<&str>, body: Option<Value>) -> Resp {
+        let mut req = self
+            .client
+            .request(Method::from_bytes(method.as_bytes()).unwrap(), format!("{}{path}", self.base));
+        if let Some(t) = token {
+            req = req.insert_header(("Authorization", format!("Bearer {t}")));
+        }
+        let res = match body {
+            Some(b) => req.send_json(&b).await,
+            None => req.send().await,
+        };
+        read(res.expect("request sent")).await
+    }
+
+    /// A request with a raw body and content type.
+    pub async fn raw(
+        &self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        ctype: &str,
+        body: Vec<u8>,
+    ) -> Resp {
+        let mut req = self
+            .client
+            .request(Method::from_bytes(method.as_bytes()).unwrap(), format!("{}{path}", self.base))
+            .insert_header(("Content-Type", ctype));
+        if let Some(t) = token {
+            req = req.insert_header(("Authorization", format!("Bearer {t}")));
+        }
+        read(req.send_body(body).await.expect("request sent")).await
+    }
+
+    // ---- operator ----
+
+    /// Creates a tenant; returns its `data` (with `keys.live.key` and `keys.test.key`).
+    pub async fn create_tenant(&self, plan: &str) -> Tenant {
+        let r = self
+            .call("POST", "/admin/v1/tenants", Some(ADMIN), Some(json!({"name": "acme", "plan": plan})))
+            .await
+            .expect(201, None);
+        let d = r.data().clone();
+        Tenant {
+            id: d["id"].as_str().unwrap().to_owned(),
+            live: d["keys"]["live"]["key"].as_str().unwrap().to_owned(),
+            test: d["keys"]["test"]["key"].as_str().unwrap().to_owned(),
+            record: d,
+        }
+    }
+
+    pub async fn patch_tenant(&self, id: &str, body: Value) -> Resp {
+        self.call("PATCH", &format!("/admin/v1/tenants/{id}"), Some(ADMIN), Some(body)).await
+    }
+
+    pub async fn get_tenant(&self, id: &str) -> Resp {
+        self.call("GET", &format!("/admin/v1/tenants/{id}"), Some(ADMIN), None).await
+    }
+
+    pub async fn set_key_active(&self, key_id: &str, active: bool) -> Resp {
+        let verb = if active { "reactivate" } else { "deactivate" };
+        self.call("POST", &format!("/admin/v1/api-keys/{key_id}/{verb}"), Some(ADMIN), None).await
+    }
+
+    // ---- tenant ----
+
+    pub async fn create_key(&self, key: &str, body: Value) -> Resp {
+        self.call("POST", "/v1/api-keys", Some(key), Some(body)).await
+    }
+
+    pub async fn list_keys(&self, key: &str) -> Resp {
+        self.call("GET", "/v1/api-keys", Some(key), None).await
+    }
+
+    pub async fn revoke_key(&self, key: &str, id: &str) -> Resp {
+        self.call("DELETE", &format!("/v1/api-keys/{id}"), Some(key), None).await
+    }
+}
+
+async fn read<S>(mut res: awc::ClientResponse<S>) -> Resp
+where
+    S: futures_util::Stream<Item = Result<actix_web::web::Bytes, awc::error::PayloadError>> + Unpin,
+{
+    let bytes = res.body().limit(4 << 20).await.expect("body read");
+    let body = if bytes.is_empty() {
+        Value::Null
+    } else {
+        serde_json::from_slice(&bytes)
+            .unwrap_or_else(|_| panic!("every answer is JSON, got: {}", String::from_utf8_lossy(&bytes)))
+    };
+    Resp { status: res.status().as_u16(), headers: res.headers().clone(), body }
+}
+
+/// A tenant made by the operator, with its first keys.
+pub struct Tenant {
+    pub id: String,
+    pub live: String,
+    pub test: String,
+    pub record: Value,
+}
+
+/// The server in this process, on a free port, with a clock the test moves.
+pub struct TestApp {
+    pub api: Api,
+    pub clock: Arc<ManualClock>,
+    pub handle: ServerHandle,
+    _dir: tempfile::TempDir,
+}
+
+impl std::ops::Deref for TestApp {
+    type Target = Api;
+    fn deref(&self) -> &Api {
+        &self.api
+    }
+}
+
+/// Starts at 2026-11-22 12:00 UTC.
+pub async fn spawn_app() -> TestApp {
+    spawn_app_at("2026-11-22T12:00:00Z").await
+}
+
+pub async fn spawn_app_at(at: &str) -> TestApp {
+    let dir = tempfile::tempdir().unwrap();
+    let clock = ManualClock::new(at.parse().unwrap());
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let mut settings = Settings::new(dir.path());
+    settings.admin_token = Some(ADMIN.into());
+    settings.workers = Some(1);
+    let app = Application::build(settings, listener, clock.clone()).await.expect("app builds");
+    let base = format!("http://127.0.0.1:{}", app.port());
+    let handle = app.handle();
+    actix_web::rt::spawn(app.run_until_stopped());
+    TestApp { api: Api::new(base), clock, handle, _dir: dir }
+}
+
+/// The real executable.
+pub struct Binary {
+    pub api: Api,
+    pub child: Child,
+    /// What it printed to stdout up to the "listening" line.
+    pub stdout: Vec<String>,
+}
+
+impl std::ops::Deref for Binary {
+    type Target = Api;
+    fn deref(&self) -> &Api {
+        &self.api
+    }
+}
+
+/// Runs `pigeon serve` on a free port over `dir`. `admin`: the operator token to configure.
+pub fn spawn_binary(dir: &Path, admin: Option<&str>, log_file: &Path) -> Binary {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_pigeon"));
+    cmd.args(["serve", "--addr", "127.0.0.1:0"])
+        .env("PIGEON_DATA_DIR", dir)
+        .env("PIGEON_LOG", "debug")
+        .env_remove("PIGEON_ADMIN_TOKEN")
+        .stdout(Stdio::piped())
+        .stderr(std::fs::OpenOptions::new().create(true).append(true).open(log_file).unwrap());
+    if let Some(a) = admin {
+        cmd.env("PIGEON_ADMIN_TOKEN", a);
+    }
+    let mut child = cmd.spawn().expect("pigeon starts");
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut stdout = vec![];
+    let base = loop {
+        let line = lines.next().expect("pigeon prints its address").unwrap();
+        if let Some(url) = line.strip_prefix("pigeon listening on ") {
+            break url.to_owned();
+        }
+        stdout.push(line);
+    };
+    Binary { api: Api::new(base), child, stdout }
+}
+
+impl Binary {
+    pub fn signal(&self, sig: &str) {
+        let ok = Command::new("kill").args([sig, &self.child.id().to_string()]).status().unwrap().success();
+        assert!(ok, "kill {sig}");
+    }
+
+    /// SIGKILL: no chance to flush anything.
+    pub fn kill9(mut self) {
+        self.signal("-KILL");
+        self.child.wait().unwrap();
+    }
+
+    /// SIGTERM, then the exit status (within 30 s).
+    pub fn terminate(mut self) -> std::process::ExitStatus {
+        self.signal("-TERM");
+        for _ in 0..300 {
+            if let Some(s) = self.child.try_wait().unwrap() {
+                return s;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        panic!("pigeon did not stop within 30 s of SIGTERM");
+    }
+}
+
+impl Drop for Binary {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

@@ -1,0 +1,146 @@
+//! `/v1/api-keys`: shapes, defaults, the plan ceiling, environments, paging, the 50-key cap.
+
+use serde_json::json;
+
+use crate::helpers::*;
+
+#[actix_web::test]
+async fn a_key_is_shown_once_and_listed_by_hint() {
+    let app = spawn_app().await;
+    let t = app.create_tenant("trial").await;
+    assert!(t.live.starts_with("svc_live_") && t.live.len() == 41, "{}", t.live);
+    assert!(t.test.starts_with("svc_test_") && t.test.len() == 41, "{}", t.test);
+
+    let r = app.create_key(&t.live, json!({"name": "backend"})).await.expect(201, None);
+    let d = r.data();
+    let key = d["key"].as_str().unwrap();
+    assert!(
+        key.starts_with("svc_live_")
+            && key[9..].chars().all(|c| c.is_ascii_alphanumeric())
+            && key.len() == 41
+    );
+    assert_eq!(d["name"], "backend");
+    assert_eq!(d["rate_limit"], 50, "defaults to the plan's rate");
+    assert!(d["created_at"].as_str().unwrap().ends_with(".000Z"));
+    assert!(ulid::Ulid::from_string(d["id"].as_str().unwrap()).is_ok());
+
+    let list = app.list_keys(&t.live).await.expect(200, None);
+    assert_eq!(list.body["next_cursor"], serde_json::Value::Null);
+    let item = list.data().as_array().unwrap().iter().find(|k| k["id"] == d["id"]).unwrap().clone();
+    assert_eq!(item["key_hint"], format!("...{}", &key[key.len() - 4..]));
+    assert!(item.get("key").is_none(), "the list never shows the key");
+    assert_eq!(item["last_used_at"], serde_json::Value::Null);
+    assert_eq!(item["rate_limit"], 50);
+    assert_eq!(item["name"], "backend");
+    assert_eq!(item["created_at"], d["created_at"]);
+    // The secret appears nowhere in the list answer.
+    assert!(!list.body.to_string().contains(&key[9..]));
+
+    // Using the key sets last_used_at.
+    app.clock.advance(std::time::Duration::from_secs(5));
+    app.list_keys(key).await.expect(200, None);
+    let list = app.list_keys(&t.live).await.expect(200, None);
+    let item = list.data().as_array().unwrap().iter().find(|k| k["id"] == d["id"]).unwrap().clone();
+    assert_eq!(item["last_used_at"], "2026-11-22T12:00:05.000Z");
+}
+
+#[actix_web::test]
+async fn custom_rates_stay_within_the_plan_ceiling() {
+    let app = spawn_app().await;
+    let t = app.create_tenant("starter").await;
+    let r = app.create_key(&t.live, json!({"name": "slow", "rate_limit": 10})).await.expect(201, None);
+    assert_eq!(r.data()["rate_limit"], 10);
+    for bad in [json!(51), json!(0), json!(-1), json!(1.5), json!("10"), json!(1e12)] {
+        let r = app
+            .create_key(&t.live, json!({"name": "x", "rate_limit": bad}))
+            .await
+            .expect(400, Some("VALIDATION_ERROR"));
+        let msg = r.body["error"].as_str().unwrap();
+        assert!(msg.contains("rate_limit"), "{bad}: {msg}");
+    }
+    let r = app.create_key(&t.live, json!({"name": "x", "rate_limit": 51})).await;
+    assert!(r.body["error"].as_str().unwrap().contains("50"), "names the ceiling: {}", r.body);
+    app.create_key(&t.live, json!({"name": "x", "rate_limit": 50})).await.expect(201, None);
+    app.create_key(&t.live, json!({"name": "  "})).await.expect(400, Some("VALIDATION_ERROR"));
+
+    // Growth raises the ceiling and the default; custom rates stay.
+    app.patch_tenant(&t.id, json!({"plan": "growth"})).await.expect(200, None);
+    let r = app.create_key(&t.live, json!({"name": "fast", "rate_limit": 200})).await.expect(201, None);
+    assert_eq!(r.data()["rate_limit"], 200);
+    let list = app.list_keys(&t.live).await.expect(200, None);
+    let rates: Vec<_> = list.data().as_array().unwrap().iter().map(|k| k["rate_limit"].clone()).collect();
+    assert_eq!(rates, vec![json!(200), json!(200), json!(10), json!(50), json!(200)]);
+    // Scale has no ceiling: default keys are unlimited (null), custom ones may go high.
+    app.patch_tenant(&t.id, json!({"plan": "scale"})).await.expect(200, None);
+    let r = app.create_key(&t.live, json!({"name": "huge", "rate_limit": 100000})).await.expect(201, None);
+    assert_eq!(r.data()["rate_limit"], 100000);
+    let list = app.list_keys(&t.live).await.expect(200, None);
+    assert!(list.header("x-ratelimit-limit").is_none(), "an unlimited key has no limit to report");
+    assert_eq!(list.data()[0]["rate_limit"], serde_json::Value::Null);
+}
+
+#[actix_web::test]
+async fn test_keys_create_only_test_keys() {
+    let app = spawn_app().await;
+    let t = app.create_tenant("trial").await;
+    let r = app.create_key(&t.test, json!({"name": "sandbox"})).await.expect(201, None);
+    assert!(r.data()["key"].as_str().unwrap().starts_with("svc_test_"));
+    assert_eq!(r.data()["environment"], "test");
+    let r = app
+        .create_key(&t.test, json!({"name": "x", "environment": "live"}))
+        .await
+        .expect(400, Some("VALIDATION_ERROR"));
+    assert!(r.body["error"].as_str().unwrap().starts_with("environment"));
+    let r = app.create_key(&t.live, json!({"name": "x", "environment": "test"})).await.expect(201, None);
+    assert!(r.data()["key"].as_str().unwrap().starts_with("svc_test_"));
+    app.create_key(&t.live, json!({"name": "x", "environment": "prod"}))
+        .await
+        .expect(400, Some("VALIDATION_ERROR"));
+}
+
+#[actix_web::test]
+async fn lists_page_with_a_cursor() {
+    let app = spawn_app().await;
+    let t = app.create_tenant("trial").await;
+    for i in 0..3 {
+        app.create_key(&t.live, json!({"name": format!("k{i}")})).await.expect(201, None);
+    }
+    let mut seen = vec![];
+    let mut path = "/v1/api-keys?limit=2".to_owned();
+    loop {
+        let r = app.call("GET", &path, Some(&t.live), None).await.expect(200, None);
+        let page = r.data().as_array().unwrap();
+        assert!(page.len() <= 2);
+        seen.extend(page.iter().map(|k| k["id"].as_str().unwrap().to_owned()));
+        match r.body["next_cursor"].as_str() {
+            Some(c) => path = format!("/v1/api-keys?limit=2&after={c}"),
+            None => break,
+        }
+    }
+    assert_eq!(seen.len(), 5);
+    let mut sorted = seen.clone();
+    sorted.sort();
+    sorted.dedup();
+    assert_eq!(sorted, seen, "oldest first, no repeats");
+    for bad in ["limit=0", "limit=101", "limit=ten", "after=nope"] {
+        let r = app.call("GET", &format!("/v1/api-keys?{bad}"), Some(&t.live), None).await;
+        let r = r.expect(400, Some("VALIDATION_ERROR"));
+        assert!(r.body["error"].as_str().unwrap().starts_with(bad.split('=').next().unwrap()));
+    }
+}
+
+#[actix_web::test]
+async fn at_most_50_active_keys() {
+    let app = spawn_app().await;
+    let t = app.create_tenant("scale").await;
+    let mut last = String::new();
+    for i in 2..50 {
+        let r = app.create_key(&t.live, json!({"name": format!("k{i}")})).await.expect(201, None);
+        last = r.data()["id"].as_str().unwrap().to_owned();
+    }
+    let r =
+        app.create_key(&t.live, json!({"name": "one too many"})).await.expect(400, Some("VALIDATION_ERROR"));
+    assert!(r.body["error"].as_str().unwrap().contains("50"));
+    app.revoke_key(&t.live, &last).await.expect(200, None);
+    app.create_key(&t.live, json!({"name": "room again"})).await.expect(201, None);
+}

@@ -1,0 +1,98 @@
+//! The real executable: restarts (graceful and SIGKILL), the operator-token bootstrap, exit
+//! codes, and no secrets in the logs.
+
+use serde_json::json;
+
+use crate::helpers::*;
+
+#[actix_web::test]
+async fn keys_revocations_and_counters_survive_restarts() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let log = dir.path().join("log");
+
+    let app = spawn_binary(&data, Some(ADMIN), &log);
+    let t = app.create_tenant("starter").await;
+    let k = app.create_key(&t.live, json!({"name": "kept", "rate_limit": 7})).await.expect(201, None);
+    let kept = k.data()["key"].as_str().unwrap().to_owned();
+    let r = app.create_key(&t.live, json!({"name": "gone"})).await.expect(201, None);
+    let (gone_id, gone) =
+        (r.data()["id"].as_str().unwrap().to_owned(), r.data()["key"].as_str().unwrap().to_owned());
+    app.revoke_key(&t.live, &gone_id).await.expect(200, None);
+    let off = app.create_key(&t.live, json!({"name": "off"})).await.expect(201, None);
+    let off_key = off.data()["key"].as_str().unwrap().to_owned();
+    app.set_key_active(off.data()["id"].as_str().unwrap(), false).await.expect(200, None);
+    app.patch_tenant(&t.id, json!({"monthly_call_limit": 1000})).await.expect(200, None);
+    for _ in 0..4 {
+        app.list_keys(&kept).await.expect(200, None);
+    }
+    // 3 creates + 1 revoke + 4 lists.
+    let calls = 8;
+    app.kill9();
+
+    // SIGKILL: every acknowledged write is there.
+    let app = spawn_binary(&data, Some(ADMIN), &log);
+    let r = app.list_keys(&kept).await.expect(200, None);
+    let names: Vec<_> =
+        r.data().as_array().unwrap().iter().map(|k| k["name"].as_str().unwrap().to_owned()).collect();
+    assert_eq!(names, ["default live key", "default test key", "kept", "off"]);
+    assert_eq!(r.data()[2]["rate_limit"], 7);
+    app.list_keys(&gone).await.expect(401, Some("INVALID_API_KEY"));
+    app.list_keys(&off_key).await.expect(403, Some("KEY_INACTIVE"));
+    let v = app.get_tenant(&t.id).await.expect(200, None);
+    assert_eq!(v.data()["monthly_call_limit"], 1000);
+    let counted = v.data()["usage"]["api_calls_this_month"].as_u64().unwrap();
+    assert!(counted >= calls - 4 && counted <= calls + 1, "counter kept across SIGKILL: {counted}");
+
+    // Graceful stop: exit 0, counters and last_used_at written back.
+    let status = app.terminate();
+    assert!(status.success(), "SIGTERM exits 0, got {status:?}");
+    let app = spawn_binary(&data, Some(ADMIN), &log);
+    let v = app.get_tenant(&t.id).await.expect(200, None);
+    assert_eq!(v.data()["usage"]["api_calls_this_month"].as_u64().unwrap(), counted);
+    let r = app.list_keys(&t.live).await.expect(200, None);
+    assert!(r.data()[2]["last_used_at"].is_string(), "last_used_at survives a restart: {}", r.body);
+    assert!(app.terminate().success());
+}
+
+#[actix_web::test]
+async fn a_fresh_store_prints_a_generated_operator_token_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let log = dir.path().join("log");
+
+    let app = spawn_binary(&data, None, &log);
+    let line = app.stdout.iter().find(|l| l.contains("svc_admin_")).expect("token printed").clone();
+    let token = line.split_whitespace().last().unwrap().to_owned();
+    assert!(token.starts_with("svc_admin_") && token.len() == 42, "{token}");
+    let t = app.create_tenant_with(&token).await;
+    app.list_keys(&t).await.expect(200, None);
+    assert!(app.terminate().success());
+
+    let app = spawn_binary(&data, None, &log);
+    assert!(app.stdout.iter().all(|l| !l.contains("svc_admin_")), "shown once: {:?}", app.stdout);
+    app.call("GET", "/admin/v1/tenants", Some(&token), None).await.expect(200, None);
+    assert!(app.terminate().success());
+
+    // A configured token replaces the stored one.
+    let app = spawn_binary(&data, Some("rotated"), &log);
+    app.call("GET", "/admin/v1/tenants", Some(&token), None).await.expect(401, Some("INVALID_API_KEY"));
+    app.call("GET", "/admin/v1/tenants", Some("rotated"), None).await.expect(200, None);
+    drop(app);
+
+    let logs = std::fs::read_to_string(&log).unwrap();
+    assert!(logs.contains("answered"), "requests are logged");
+    assert!(!logs.contains(&token), "the operator token never reaches a log line");
+    assert!(!logs.contains(&t), "API keys never reach a log line");
+}
+
+impl Binary {
+    /// Creates a tenant with an explicit operator token; returns its live key.
+    async fn create_tenant_with(&self, token: &str) -> String {
+        let r = self
+            .call("POST", "/admin/v1/tenants", Some(token), Some(json!({"name": "boot"})))
+            .await
+            .expect(201, None);
+        r.data()["keys"]["live"]["key"].as_str().unwrap().to_owned()
+    }
+}
