@@ -26,17 +26,16 @@ pub fn init(filter: &str, format: LogFormat) {
 }
 
 /// Latency buckets, in seconds: fine below 10 ms where the API should live.
-const BUCKETS: &[f64] = &[0.0002, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0];
+const BUCKETS: &[f64] =
+    &[0.0002, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0];
 
 /// The process-wide metrics recorder, installed on first use. One per process: servers started
 /// in the same process (tests) share it.
 pub fn metrics() -> &'static PrometheusHandle {
     static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
     HANDLE.get_or_init(|| {
-        let recorder = PrometheusBuilder::new()
-            .set_buckets(BUCKETS)
-            .expect("non-empty buckets")
-            .build_recorder();
+        let recorder =
+            PrometheusBuilder::new().set_buckets(BUCKETS).expect("non-empty buckets").build_recorder();
         let handle = recorder.handle();
         if metrics::set_global_recorder(recorder).is_err() {
             tracing::warn!("another metrics recorder is installed; /metrics will stay empty");

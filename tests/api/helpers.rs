@@ -212,6 +212,11 @@ impl std::ops::Deref for Binary {
 
 /// Runs `pigeon serve` on a free port over `dir`. `admin`: the operator token to configure.
 pub fn spawn_binary(dir: &Path, admin: Option<&str>, log_file: &Path) -> Binary {
+    spawn_binary_with(dir, admin, log_file, &[])
+}
+
+/// The same with extra environment variables.
+pub fn spawn_binary_with(dir: &Path, admin: Option<&str>, log_file: &Path, env: &[(&str, &str)]) -> Binary {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_pigeon"));
     cmd.args(["serve", "--addr", "127.0.0.1:0"])
         .env("PIGEON_DATA_DIR", dir)
@@ -222,6 +227,7 @@ pub fn spawn_binary(dir: &Path, admin: Option<&str>, log_file: &Path) -> Binary 
     if let Some(a) = admin {
         cmd.env("PIGEON_ADMIN_TOKEN", a);
     }
+    cmd.envs(env.iter().copied());
     let mut child = cmd.spawn().expect("pigeon starts");
     let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
     let mut stdout = vec![];

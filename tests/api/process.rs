@@ -96,3 +96,25 @@ impl Binary {
         r.data()["keys"]["live"]["key"].as_str().unwrap().to_owned()
     }
 }
+
+#[actix_web::test]
+async fn json_logs_are_one_object_per_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("log");
+    let app =
+        spawn_binary_with(&dir.path().join("data"), Some(ADMIN), &log, &[("PIGEON_LOG_FORMAT", "json")]);
+    app.call("GET", "/healthz", None, None).await.expect(200, None);
+    assert!(app.terminate().success());
+    let text = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
+        .collect();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l["message"] == "answered" && l["status"] == 200 && l["span"]["path"] == "/healthz"),
+        "{text}"
+    );
+}
