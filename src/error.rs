@@ -63,6 +63,8 @@ pub enum ApiError {
     PayloadTooLarge,
     /// 405: the path exists, the method does not.
     MethodNotAllowed,
+    /// 409: the record's state does not allow the change (e.g. cancelling a sent message).
+    InvalidTransition(String),
     /// 503: the server is not ready (starting or stopping).
     NotReady,
     /// 500: a bug or an I/O failure; details are logged, not shown.
@@ -96,6 +98,7 @@ impl ApiError {
             PayloadTooLarge => "PAYLOAD_TOO_LARGE",
             MethodNotAllowed => "METHOD_NOT_ALLOWED",
             NotReady => "NOT_READY",
+            InvalidTransition(_) => "INVALID_STATUS_TRANSITION",
             Internal => "INTERNAL_ERROR",
         }
     }
@@ -112,7 +115,8 @@ impl ApiError {
             | InvalidPhoneNumber(m)
             | InvalidTemplate(m)
             | MissingTemplateVar(m)
-            | NotFound(m) => m.clone(),
+            | NotFound(m)
+            | InvalidTransition(m) => m.clone(),
             RecipientOptedOut => {
                 "The recipient opted out (sent STOP); nothing can be sent until START.".into()
             }
@@ -192,7 +196,7 @@ impl ResponseError for ApiError {
                 StatusCode::TOO_MANY_REQUESTS
             }
             NotFound(_) | ContactNotFound | CampaignNotFound => StatusCode::NOT_FOUND,
-            DuplicateContact { .. } => StatusCode::CONFLICT,
+            DuplicateContact { .. } | InvalidTransition(_) => StatusCode::CONFLICT,
             PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
         }
@@ -221,6 +225,10 @@ impl From<EngineError> for ApiError {
             EngineError::RateLimited { retry_after } => ApiError::RateLimitExceeded { retry_after },
             EngineError::QuotaExceeded { retry_after } => ApiError::QuotaExceeded { retry_after },
             EngineError::Validation(m) => ApiError::Validation(m),
+            EngineError::RecipientOptedOut => ApiError::RecipientOptedOut,
+            EngineError::NewContactLimit { retry_after } => ApiError::NewContactLimit { retry_after },
+            EngineError::NoPhoneAvailable => ApiError::NoPhoneAvailable,
+            EngineError::InvalidTransition(m) => ApiError::InvalidTransition(m),
             EngineError::NotFound(what) => ApiError::NotFound(format!("No such {what}.")),
             EngineError::Unavailable => ApiError::NotReady,
             EngineError::Store(e) => {

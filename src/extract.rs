@@ -89,6 +89,22 @@ impl FromRequest for Admin {
     }
 }
 
+/// A phone agent, authenticated by its `svc_agent_` token.
+pub struct Agent(pub pigeon_actors::AgentHandle);
+
+impl FromRequest for Agent {
+    type Error = ApiError;
+    type Future = std::future::Ready<Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        std::future::ready((|| {
+            let engine = engine(req)?;
+            let token = bearer(req).ok_or(ApiError::InvalidApiKey)?;
+            Ok(Agent(engine.agent(&token)?))
+        })())
+    }
+}
+
 /// A JSON body. Errors name the field (`rate_limit: invalid type ...`); unknown fields are refused
 /// by the body types themselves (`deny_unknown_fields`). Take it as `Result<Json<T>, ApiError>`
 /// and apply `?` after authentication, so a bad key is reported before a bad body.

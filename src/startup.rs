@@ -48,6 +48,7 @@ impl Application {
         let store = Store::open(&settings.data_dir)?;
         let engine = Engine::start(store, clock, EngineConfig::default())?;
         let generated_admin_token = engine.ensure_admin_token(settings.admin_token.as_deref()).await?;
+        engine.recover()?;
         let port = listener.local_addr()?.port();
         crate::telemetry::metrics();
         let data = web::Data::new(engine.clone());

@@ -14,8 +14,23 @@ use ulid::Ulid;
 
 use crate::clock::{month_key, SharedClock};
 use crate::credentials;
+use crate::domain::PhoneNumber;
+use crate::messaging::{self as msg, PhoneView, SendRequest};
+use crate::phone::{self, Job, PhoneActor, PhoneLive};
 use crate::tenant::{self, TenantActor, CALLS};
 use crate::EngineError;
+use pigeon_storage::model::{Channel, MessageRecord, MessageStatus, PhoneDriver, SimSettings};
+
+/// A running phone actor, findable by phone id (agent calls name only the phone).
+#[derive(Clone)]
+pub(crate) struct PhoneEntry {
+    pub tenant_id: Ulid,
+    pub addr: Addr<PhoneActor>,
+    pub live: Arc<PhoneLive>,
+}
+
+/// Running phone actors by phone id; shared by the engine and the tenant actors that start them.
+pub(crate) type PhoneRegistry = Arc<RwLock<HashMap<Ulid, PhoneEntry>>>;
 
 /// Tuning of the engine.
 #[derive(Debug, Clone)]
@@ -180,6 +195,85 @@ impl TenantHandle {
         p.validate()?;
         self.addr.send(tenant::Patch(p)).await?
     }
+
+    /// Decides a send (opt-out, new-contact limit, phone) and records it; the answer comes once
+    /// the message is on disk.
+    pub async fn send(&self, req: SendRequest) -> Result<MessageRecord, EngineError> {
+        self.addr.send(msg::Send(req)).await?
+    }
+
+    /// Cancels a message not yet leased to a phone.
+    pub async fn cancel(&self, id: Ulid) -> Result<MessageRecord, EngineError> {
+        self.addr.send(msg::CancelMessage(id)).await?
+    }
+
+    /// Adds a phone; an agent phone's token comes back once.
+    pub async fn add_phone(
+        &self,
+        number: PhoneNumber,
+        daily_limit: u32,
+        driver: PhoneDriver,
+        sim: SimSettings,
+    ) -> Result<(PhoneView, Option<String>), EngineError> {
+        self.addr.send(msg::AddPhone { number, daily_limit, driver, sim }).await?
+    }
+
+    /// The tenant's phones, oldest first.
+    pub async fn phones(&self) -> Result<Vec<PhoneView>, EngineError> {
+        Ok(self.addr.send(msg::ListPhones).await?)
+    }
+
+    /// Changes a phone's limit, enabled flag or (sim) online switch.
+    pub async fn update_phone(
+        &self,
+        id: Ulid,
+        daily_limit: Option<u32>,
+        enabled: Option<bool>,
+        online: Option<bool>,
+    ) -> Result<PhoneView, EngineError> {
+        self.addr.send(msg::UpdatePhone { id, daily_limit, enabled, online }).await?
+    }
+
+    /// Deletes a phone; what it still owed fails.
+    pub async fn remove_phone(&self, id: Ulid) -> Result<(), EngineError> {
+        self.addr.send(msg::RemovePhone(id)).await?
+    }
+}
+
+/// A phone agent, authenticated by its token.
+#[derive(Clone)]
+pub struct AgentHandle {
+    phone_id: Ulid,
+    entry: PhoneEntry,
+    tenant: Addr<TenantActor>,
+}
+
+impl AgentHandle {
+    /// Long poll: leased jobs, waiting up to `wait` for the first.
+    pub async fn poll(&self, wait: std::time::Duration) -> Result<Vec<Job>, EngineError> {
+        self.entry.addr.send(phone::Poll { wait }).await?
+    }
+
+    /// A status report on a message this phone holds.
+    pub async fn report(
+        &self,
+        message_id: Ulid,
+        status: MessageStatus,
+        failure_reason: Option<String>,
+        channel_used: Option<Channel>,
+    ) -> Result<MessageRecord, EngineError> {
+        self.entry.addr.send(phone::Report { message_id, status, failure_reason, channel_used }).await?
+    }
+
+    /// An inbound text; STOP/START words change the sender's opt-out.
+    pub async fn inbound(&self, from: PhoneNumber, body: String) -> Result<MessageRecord, EngineError> {
+        self.tenant.send(msg::Inbound { phone_id: self.phone_id, from, body }).await?
+    }
+
+    /// The tenant this phone belongs to.
+    pub fn tenant_id(&self) -> Ulid {
+        self.entry.tenant_id
+    }
 }
 
 /// Usage figures shown to the operator.
@@ -204,6 +298,7 @@ struct Inner {
     handles: Vec<ArbiterHandle>,
     next: AtomicUsize,
     tenants: RwLock<HashMap<Ulid, Addr<TenantActor>>>,
+    phones: PhoneRegistry,
     admin_hash: RwLock<Option<String>>,
 }
 
@@ -226,6 +321,7 @@ impl Engine {
                 handles,
                 next: AtomicUsize::new(0),
                 tenants: RwLock::new(HashMap::new()),
+                phones: PhoneRegistry::default(),
                 admin_hash: RwLock::new(admin_hash),
             }),
         })
@@ -376,11 +472,82 @@ impl Engine {
             return Ok(a.clone());
         }
         let record = self.inner.store.tenant(id)?.ok_or(EngineError::NotFound("tenant"))?;
-        let actor = TenantActor::load(self.inner.store.clone(), self.inner.clock.clone(), record)?;
         let n = self.inner.next.fetch_add(1, Ordering::Relaxed) % self.inner.handles.len();
-        let addr = TenantActor::start_in_arbiter(&self.inner.handles[n], move |_| actor);
+        let arbiter = &self.inner.handles[n];
+        let actor = TenantActor::load(
+            self.inner.store.clone(),
+            self.inner.clock.clone(),
+            record,
+            self.inner.phones.clone(),
+            arbiter,
+        )?;
+        let addr = TenantActor::start_in_arbiter(arbiter, move |_| actor);
         map.insert(id, addr.clone());
         Ok(addr)
+    }
+
+    /// The tenant owning a phone, for operator calls that name only the phone.
+    pub fn phone_owner(&self, phone_id: Ulid) -> Result<TenantHandle, EngineError> {
+        let tenant = self.inner.store.phone_owner(phone_id)?.ok_or(EngineError::NotFound("phone"))?;
+        self.tenant(tenant)
+    }
+
+    /// Authenticates a phone agent by its token (constant-time hash comparison).
+    pub fn agent(&self, token: &str) -> Result<AgentHandle, EngineError> {
+        if !token.starts_with("svc_agent_") {
+            return Err(EngineError::InvalidApiKey);
+        }
+        let hash = credentials::hash(token);
+        let (tenant_id, phone_id) =
+            self.inner.store.phone_by_token(&hash)?.ok_or(EngineError::InvalidApiKey)?;
+        let stored = self.inner.store.phone(tenant_id, phone_id)?.and_then(|p| p.agent_token_hash);
+        if !stored.is_some_and(|h| credentials::hashes_match(&h, &hash)) {
+            return Err(EngineError::InvalidApiKey);
+        }
+        let tenant = self.addr(tenant_id)?;
+        let entry =
+            self.inner.phones.read().unwrap().get(&phone_id).cloned().ok_or(EngineError::InvalidApiKey)?;
+        entry.live.polled(self.inner.clock.now().timestamp_millis());
+        Ok(AgentHandle { phone_id, entry, tenant })
+    }
+
+    /// One message of a tenant, straight from the store.
+    pub fn message(&self, tenant: Ulid, id: Ulid) -> Result<MessageRecord, EngineError> {
+        self.inner.store.message(tenant, id)?.ok_or(EngineError::NotFound("message"))
+    }
+
+    /// Resumes what the store says is still owed: queued and leased messages go back to their
+    /// phones, test messages complete. Call once at start-up.
+    pub fn recover(&self) -> Result<usize, EngineError> {
+        let work = self.inner.store.pending()?;
+        let n = work.len();
+        let mut by_phone: Vec<(Option<Ulid>, Ulid, Vec<Ulid>)> = Vec::new();
+        for w in work {
+            match by_phone.last_mut() {
+                Some((p, t, ids)) if *p == w.phone_id && *t == w.tenant_id => ids.push(w.message_id),
+                _ => by_phone.push((w.phone_id, w.tenant_id, vec![w.message_id])),
+            }
+        }
+        for (phone_id, tenant_id, ids) in by_phone {
+            let tenant = match self.addr(tenant_id) {
+                Ok(a) => a,
+                Err(e) => {
+                    tracing::error!(error = %e, %tenant_id, "cannot resume the tenant's messages");
+                    continue;
+                }
+            };
+            match phone_id {
+                None => ids.into_iter().for_each(|id| tenant.do_send(msg::CompleteTest(id))),
+                Some(p) => match self.inner.phones.read().unwrap().get(&p) {
+                    Some(entry) => entry.addr.do_send(phone::Recover(ids)),
+                    None => tracing::error!(phone_id = %p, "pending messages of a missing phone"),
+                },
+            }
+        }
+        if n > 0 {
+            tracing::info!(messages = n, "resumed pending work");
+        }
+        Ok(n)
     }
 
     /// Stops the actors (they write back what they hold), then flushes the store. Call last.

@@ -32,6 +32,21 @@ pub enum EngineError {
     /// A field is invalid; the text names it.
     #[error("{0}")]
     Validation(String),
+    /// The recipient opted out.
+    #[error("recipient opted out")]
+    RecipientOptedOut,
+    /// First-time recipients of the day are used up.
+    #[error("new-contact limit reached")]
+    NewContactLimit {
+        /// Whole seconds to UTC midnight.
+        retry_after: u64,
+    },
+    /// Every phone is offline, disabled or at its daily limit.
+    #[error("no phone available")]
+    NoPhoneAvailable,
+    /// The change is not allowed from the record's current state; the text says why.
+    #[error("{0}")]
+    InvalidTransition(String),
     /// No such record in this tenant.
     #[error("{0} not found")]
     NotFound(&'static str),

@@ -4,12 +4,17 @@
 
 pub mod clock;
 pub mod credentials;
+pub mod domain;
 mod engine;
 mod error;
+mod messaging;
+pub mod phone;
 mod tenant;
 
 pub use engine::{
-    Admitted, CreatedTenant, Engine, EngineConfig, NewKey, RateInfo, TenantHandle, TenantPatch, Usage,
+    Admitted, AgentHandle, CreatedTenant, Engine, EngineConfig, NewKey, RateInfo, TenantHandle, TenantPatch,
+    Usage,
 };
 pub use error::EngineError;
+pub use messaging::{PhoneView, SendRequest};
 pub use pigeon_storage as storage;

@@ -37,13 +37,18 @@ struct KeyState {
 }
 
 pub(crate) struct TenantActor {
-    store: Store,
-    clock: SharedClock,
-    tenant: TenantRecord,
+    pub(crate) store: Store,
+    pub(crate) clock: SharedClock,
+    pub(crate) tenant: TenantRecord,
     /// Unrevoked keys only: a revoked key is forgotten, so it cannot authenticate.
     keys: HashMap<Ulid, KeyState>,
     month: String,
     calls: u64,
+    /// The tenant's phones, oldest first, with today's use.
+    pub(crate) phones: Vec<crate::messaging::PhoneSlot>,
+    /// First-time recipients counted today: (UTC day, count).
+    pub(crate) new_today: (chrono::NaiveDate, u64),
+    pub(crate) registry: crate::engine::PhoneRegistry,
 }
 
 fn limiter(rec: &ApiKeyRecord, plan: Plan, clock: &SharedClock) -> Option<Limiter> {
@@ -55,8 +60,22 @@ fn limiter(rec: &ApiKeyRecord, plan: Plan, clock: &SharedClock) -> Option<Limite
 }
 
 impl TenantActor {
-    pub(crate) fn load(store: Store, clock: SharedClock, tenant: TenantRecord) -> Result<Self, EngineError> {
+    pub(crate) fn load(
+        store: Store,
+        clock: SharedClock,
+        tenant: TenantRecord,
+        registry: crate::engine::PhoneRegistry,
+        arbiter: &ArbiterHandle,
+    ) -> Result<Self, EngineError> {
         let month = month_key(clock.now());
+        let today = clock.now().date_naive();
+        let new_today =
+            (today, store.counter(tenant.id, &format!("{}{today}", crate::engine::NEW_CONTACTS))?);
+        let phones = store
+            .phones_of(tenant.id)?
+            .into_iter()
+            .map(|rec| crate::messaging::PhoneSlot::start(&store, &clock, rec, &registry, arbiter))
+            .collect::<Result<_, _>>()?;
         let calls = store.counter(tenant.id, &format!("{CALLS}{month}"))?;
         let keys = store
             .keys_of(tenant.id)?
@@ -67,7 +86,7 @@ impl TenantActor {
                 (rec.id, KeyState { rec, limiter, dirty: false })
             })
             .collect();
-        Ok(Self { store, clock, tenant, keys, month, calls })
+        Ok(Self { store, clock, tenant, keys, month, calls, phones, new_today, registry })
     }
 
     /// Counts one live call against the month, refusing when the month is used up.

@@ -13,6 +13,8 @@ use crate::error::ApiError;
 pub mod admin;
 pub mod health;
 pub mod keys;
+pub mod messages;
+pub mod phones;
 
 macro_rules! routes {
     ($($method:ident $path:literal => $handler:path;)*) => {
@@ -56,6 +58,18 @@ routes! {
     PATCH "/admin/v1/tenants/{id}" => admin::patch_tenant;
     POST "/admin/v1/api-keys/{id}/deactivate" => admin::deactivate_key;
     POST "/admin/v1/api-keys/{id}/reactivate" => admin::reactivate_key;
+    POST "/v1/messages" => messages::send;
+    GET "/v1/messages" => messages::list;
+    GET "/v1/messages/{id}" => messages::get;
+    DELETE "/v1/messages/{id}" => messages::cancel;
+    GET "/v1/phones" => messages::phones;
+    POST "/admin/v1/phones" => phones::create;
+    GET "/admin/v1/phones" => phones::list;
+    PATCH "/admin/v1/phones/{id}" => phones::patch;
+    DELETE "/admin/v1/phones/{id}" => phones::delete;
+    GET "/phone/v1/jobs" => phones::jobs;
+    POST "/phone/v1/messages/{id}/status" => phones::status;
+    POST "/phone/v1/inbound" => phones::inbound;
 }
 
 fn add(table: &mut Vec<(&'static str, Resource)>, path: &'static str, route: Route) {
@@ -76,6 +90,10 @@ impl utoipa::Modify for BearerAuth {
         let c = doc.components.get_or_insert_with(Default::default);
         c.add_security_scheme(
             "api_key",
+            SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
+        );
+        c.add_security_scheme(
+            "agent_token",
             SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
         );
         c.add_security_scheme(

@@ -1,7 +1,8 @@
 //! The typed trees. Every record a tenant owns is keyed `tenant id (16 bytes) ++ record key`, so a
-//! tenant's data is one contiguous range and no lookup can cross tenants by accident. Two global
-//! indexes are the exception, and hold no tenant data: `key_hashes` (credential → owner) and
-//! `key_ids` (key id → owner), needed to find a tenant before we know it.
+//! tenant's data is one contiguous range and no lookup can cross tenants by accident. The global
+//! indexes are the exception, and hold no tenant data: `key_hashes`/`phone_tokens` (credential →
+//! owner), `key_ids`/`phone_ids` (id → owner), needed to find a tenant before we know it, and
+//! `pending` (phone → messages it still owes), the work list a restart resumes from.
 
 use std::ops::Bound;
 use std::path::Path;
@@ -13,7 +14,7 @@ use sled::Transactional;
 use ulid::Ulid;
 
 use crate::commit::{CommitStats, Committer};
-use crate::model::{ApiKeyRecord, TenantRecord};
+use crate::model::{ApiKeyRecord, MessageRecord, PhoneRecord, RecipientRecord, TenantRecord};
 use crate::StoreError;
 
 /// Handle to the store; cheap to clone, shared by the HTTP layer and every actor.
@@ -30,6 +31,13 @@ struct Inner {
     key_ids: sled::Tree,
     counters: sled::Tree,
     meta: sled::Tree,
+    phones: sled::Tree,
+    phone_ids: sled::Tree,
+    phone_tokens: sled::Tree,
+    messages: sled::Tree,
+    pending: sled::Tree,
+    recipients: sled::Tree,
+    optouts: sled::Tree,
     committer: Committer,
 }
 
@@ -78,6 +86,13 @@ impl Store {
                 key_ids: tree("key_ids")?,
                 counters: tree("counters")?,
                 meta: tree("meta")?,
+                phones: tree("phones")?,
+                phone_ids: tree("phone_ids")?,
+                phone_tokens: tree("phone_tokens")?,
+                messages: tree("messages")?,
+                pending: tree("pending")?,
+                recipients: tree("recipients")?,
+                optouts: tree("optouts")?,
                 db,
                 committer,
             }),
@@ -231,6 +246,212 @@ impl Store {
     pub fn set_counter(&self, tenant: Ulid, name: &str, value: u64) -> Result<(), StoreError> {
         self.inner.counters.insert(tkey(tenant, name.as_bytes()), &value.to_be_bytes())?;
         Ok(())
+    }
+}
+
+/// The `pending` key of a message: its phone (nil for test messages) then its id, so each phone's
+/// work is one range in acceptance order.
+fn pending_key(m: &MessageRecord) -> [u8; 32] {
+    let mut k = [0u8; 32];
+    k[..16].copy_from_slice(&m.phone_id.unwrap_or(Ulid::nil()).to_bytes());
+    k[16..].copy_from_slice(&m.id.to_bytes());
+    k
+}
+
+type Tx = sled::transaction::TransactionalTree;
+type TxResult = Result<(), Cte<StoreError>>;
+
+fn tx_put_message(messages: &Tx, pending: &Tx, m: &MessageRecord) -> TxResult {
+    messages.insert(tkey(m.tenant_id, &m.id.to_bytes()), encode(m))?;
+    if m.status.is_pending() {
+        pending.insert(&pending_key(m), &m.tenant_id.to_bytes())?;
+    } else {
+        pending.remove(&pending_key(m))?;
+    }
+    Ok(())
+}
+
+/// A unit of pending work found at start-up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PendingWork {
+    /// The phone that owes it; `None` for a test message.
+    pub phone_id: Option<Ulid>,
+    /// Owner.
+    pub tenant_id: Ulid,
+    /// Message.
+    pub message_id: Ulid,
+}
+
+impl Store {
+    // ---- phones ----
+
+    /// Writes a phone and its indexes. Follow with [`Store::commit`].
+    pub fn put_phone(&self, p: &PhoneRecord) -> Result<(), StoreError> {
+        let i = &self.inner;
+        (&i.phones, &i.phone_ids, &i.phone_tokens)
+            .transaction(|(ph, ids, tokens)| {
+                ph.insert(tkey(p.tenant_id, &p.id.to_bytes()), encode(p))?;
+                ids.insert(&p.id.to_bytes(), &p.tenant_id.to_bytes())?;
+                if let Some(h) = &p.agent_token_hash {
+                    tokens.insert(&h.as_bytes()[..HASH_INDEX_LEN], tkey(p.tenant_id, &p.id.to_bytes()))?;
+                }
+                Ok::<_, Cte<StoreError>>(())
+            })
+            .map_err(StoreError::from)
+    }
+
+    /// Removes a phone and its indexes. Follow with [`Store::commit`].
+    pub fn delete_phone(&self, p: &PhoneRecord) -> Result<(), StoreError> {
+        let i = &self.inner;
+        (&i.phones, &i.phone_ids, &i.phone_tokens)
+            .transaction(|(ph, ids, tokens)| {
+                ph.remove(tkey(p.tenant_id, &p.id.to_bytes()))?;
+                ids.remove(&p.id.to_bytes())?;
+                if let Some(h) = &p.agent_token_hash {
+                    tokens.remove(&h.as_bytes()[..HASH_INDEX_LEN])?;
+                }
+                Ok::<_, Cte<StoreError>>(())
+            })
+            .map_err(StoreError::from)
+    }
+
+    /// A tenant's phones in creation order.
+    pub fn phones_of(&self, tenant: Ulid) -> Result<Vec<PhoneRecord>, StoreError> {
+        self.inner.phones.scan_prefix(tenant.to_bytes()).map(|kv| decode("phones", &kv?.1)).collect()
+    }
+
+    /// One phone of a tenant.
+    pub fn phone(&self, tenant: Ulid, id: Ulid) -> Result<Option<PhoneRecord>, StoreError> {
+        self.inner.phones.get(tkey(tenant, &id.to_bytes()))?.map(|v| decode("phones", &v)).transpose()
+    }
+
+    /// The tenant owning a phone.
+    pub fn phone_owner(&self, id: Ulid) -> Result<Option<Ulid>, StoreError> {
+        Ok(self.inner.phone_ids.get(id.to_bytes())?.filter(|v| v.len() == 16).map(|v| ulid_at(&v)))
+    }
+
+    /// The `(tenant, phone)` an agent token hash (hex) may belong to; compare the full hash after.
+    pub fn phone_by_token(&self, hash_hex: &str) -> Result<Option<(Ulid, Ulid)>, StoreError> {
+        let Some(prefix) = hash_hex.as_bytes().get(..HASH_INDEX_LEN) else {
+            return Ok(None);
+        };
+        Ok(self
+            .inner
+            .phone_tokens
+            .get(prefix)?
+            .filter(|v| v.len() == 32)
+            .map(|v| (ulid_at(&v), ulid_at(&v[16..]))))
+    }
+
+    // ---- messages ----
+
+    /// Writes a newly accepted message with what it changes (the recipient's record, counters) in
+    /// one atomic step. Follow with [`Store::commit`] before answering 202.
+    pub fn accept_message(
+        &self,
+        m: &MessageRecord,
+        recipient: Option<(&str, &RecipientRecord)>,
+        counters: &[(&str, u64)],
+    ) -> Result<(), StoreError> {
+        let i = &self.inner;
+        (&i.messages, &i.pending, &i.recipients, &i.counters)
+            .transaction(|(messages, pending, recipients, ctr)| {
+                tx_put_message(messages, pending, m)?;
+                if let Some((number, r)) = recipient {
+                    recipients.insert(tkey(m.tenant_id, number.as_bytes()), encode(r))?;
+                }
+                for (name, value) in counters {
+                    ctr.insert(tkey(m.tenant_id, name.as_bytes()), &value.to_be_bytes())?;
+                }
+                Ok::<_, Cte<StoreError>>(())
+            })
+            .map_err(StoreError::from)
+    }
+
+    /// Writes a message's new state; the pending index follows its status.
+    pub fn put_message(&self, m: &MessageRecord) -> Result<(), StoreError> {
+        let i = &self.inner;
+        (&i.messages, &i.pending)
+            .transaction(|(messages, pending)| tx_put_message(messages, pending, m))
+            .map_err(StoreError::from)
+    }
+
+    /// One message of a tenant.
+    pub fn message(&self, tenant: Ulid, id: Ulid) -> Result<Option<MessageRecord>, StoreError> {
+        self.inner.messages.get(tkey(tenant, &id.to_bytes()))?.map(|v| decode("messages", &v)).transpose()
+    }
+
+    /// A tenant's messages in acceptance order after `after`, those `keep` accepts, at most `limit`.
+    pub fn messages(
+        &self,
+        tenant: Ulid,
+        after: Option<Ulid>,
+        limit: usize,
+        keep: impl Fn(&MessageRecord) -> bool,
+    ) -> Result<Vec<MessageRecord>, StoreError> {
+        let start = match after {
+            Some(a) => Bound::Excluded(tkey(tenant, &a.to_bytes())),
+            None => Bound::Included(tkey(tenant, &[])),
+        };
+        let end = match u128::from(tenant).checked_add(1) {
+            Some(next) => Bound::Excluded(Ulid::from(next).to_bytes().to_vec()),
+            None => Bound::Unbounded,
+        };
+        let mut out = Vec::new();
+        for kv in self.inner.messages.range::<Vec<u8>, _>((start, end)) {
+            let m: MessageRecord = decode("messages", &kv?.1)?;
+            if keep(&m) {
+                out.push(m);
+                if out.len() >= limit {
+                    break;
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Every message still owed by a phone (or a test completion), phone by phone, oldest first.
+    pub fn pending(&self) -> Result<Vec<PendingWork>, StoreError> {
+        self.inner
+            .pending
+            .iter()
+            .map(|kv| {
+                let (k, v) = kv?;
+                let phone = ulid_at(&k);
+                Ok(PendingWork {
+                    phone_id: (!phone.is_nil()).then_some(phone),
+                    tenant_id: ulid_at(&v),
+                    message_id: ulid_at(&k[16..]),
+                })
+            })
+            .collect()
+    }
+
+    // ---- recipients and opt-outs ----
+
+    /// What the tenant knows of a number, if it has messaged it.
+    pub fn recipient(&self, tenant: Ulid, number: &str) -> Result<Option<RecipientRecord>, StoreError> {
+        self.inner
+            .recipients
+            .get(tkey(tenant, number.as_bytes()))?
+            .map(|v| decode("recipients", &v))
+            .transpose()
+    }
+
+    /// Opts a number out of (or back into) a tenant. Follow with [`Store::commit`].
+    pub fn set_opted_out(&self, tenant: Ulid, number: &str, out: bool) -> Result<(), StoreError> {
+        let k = tkey(tenant, number.as_bytes());
+        if out {
+            self.inner.optouts.insert(k, &[1u8])?;
+        } else {
+            self.inner.optouts.remove(k)?;
+        }
+        Ok(())
+    }
+
+    /// True if the number sent STOP to this tenant and not START since.
+    pub fn is_opted_out(&self, tenant: Ulid, number: &str) -> Result<bool, StoreError> {
+        Ok(self.inner.optouts.contains_key(tkey(tenant, number.as_bytes()))?)
     }
 }
 

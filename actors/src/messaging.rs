@@ -1,0 +1,498 @@
+//! The tenant actor's messaging side: which phone takes a send (and whether any may), test-key
+//! completions, inbound texts and opt-outs, cancellation, and the operator's phone changes. The
+//! tenant actor owns each phone's daily capacity, so the choice and the count change together.
+
+use std::sync::Arc;
+
+use actix::prelude::*;
+use chrono::{DateTime, NaiveDate, Utc};
+use pigeon_storage::model::{
+    Channel, Direction, MessageRecord, MessageStatus, PhoneDriver, PhoneRecord, RecipientRecord, SimSettings,
+};
+use pigeon_storage::Store;
+use ulid::Ulid;
+
+use crate::clock::{secs_to_next_day, SharedClock};
+use crate::domain::{magic, Keyword, PhoneNumber};
+use crate::engine::{PhoneEntry, PhoneRegistry, NEW_CONTACTS};
+use crate::phone::{self, PhoneActor, PhoneLive};
+use crate::tenant::TenantActor;
+use crate::{credentials, EngineError};
+
+/// A phone as the tenant actor sees it: the record, today's use, and its actor.
+pub(crate) struct PhoneSlot {
+    pub(crate) rec: PhoneRecord,
+    sent_today: u32,
+    day: NaiveDate,
+    live: Arc<PhoneLive>,
+    addr: Addr<PhoneActor>,
+}
+
+fn sent_counter(phone: Ulid, day: NaiveDate) -> String {
+    format!("phone_sent:{phone}:{day}")
+}
+
+impl PhoneSlot {
+    /// Starts the phone's actor on `arbiter` and registers it for agent calls.
+    pub(crate) fn start(
+        store: &Store,
+        clock: &SharedClock,
+        rec: PhoneRecord,
+        registry: &PhoneRegistry,
+        arbiter: &ArbiterHandle,
+    ) -> Result<Self, EngineError> {
+        let day = clock.now().date_naive();
+        let sent_today = store.counter(rec.tenant_id, &sent_counter(rec.id, day))? as u32;
+        let live = PhoneLive::new(&rec);
+        let actor = PhoneActor::new(store.clone(), clock.clone(), &rec, live.clone());
+        let addr = PhoneActor::start_in_arbiter(arbiter, move |_| actor);
+        registry
+            .write()
+            .unwrap()
+            .insert(rec.id, PhoneEntry { tenant_id: rec.tenant_id, addr: addr.clone(), live: live.clone() });
+        Ok(Self { rec, sent_today, day, live, addr })
+    }
+
+    /// Messages it may still take today.
+    fn capacity(&mut self, today: NaiveDate) -> u32 {
+        if self.day != today {
+            self.day = today;
+            self.sent_today = 0;
+        }
+        self.rec.daily_limit.saturating_sub(self.sent_today)
+    }
+
+    /// Enabled, online and under its daily limit.
+    fn available(&mut self, now: DateTime<Utc>) -> bool {
+        self.rec.enabled && self.live.is_online(now.timestamp_millis()) && self.capacity(now.date_naive()) > 0
+    }
+
+    fn view(&mut self, now: DateTime<Utc>) -> PhoneView {
+        PhoneView {
+            online: self.live.is_online(now.timestamp_millis()),
+            sent_today: if self.day == now.date_naive() { self.sent_today } else { 0 },
+            record: self.rec.clone(),
+        }
+    }
+}
+
+/// A phone with its live state.
+#[derive(Debug, Clone)]
+pub struct PhoneView {
+    /// The record.
+    pub record: PhoneRecord,
+    /// Online now.
+    pub online: bool,
+    /// Messages assigned to it today (UTC).
+    pub sent_today: u32,
+}
+
+/// A validated send.
+#[derive(Debug, Clone)]
+pub struct SendRequest {
+    /// Recipient.
+    pub to: PhoneNumber,
+    /// Requested channel.
+    pub channel: Channel,
+    /// Text, already rendered.
+    pub body: String,
+    /// Sent with a test key.
+    pub test: bool,
+}
+
+/// Decide and record a send.
+#[derive(Message)]
+#[rtype(result = "Result<MessageRecord, EngineError>")]
+pub(crate) struct Send(pub SendRequest);
+
+impl TenantActor {
+    /// Sticky sender if it can still take the recipient, else the available phone with the most
+    /// capacity left (the oldest on a tie).
+    fn choose_phone(&mut self, sticky: Option<Ulid>, now: DateTime<Utc>) -> Option<usize> {
+        if let Some(i) = sticky.and_then(|id| self.phones.iter().position(|p| p.rec.id == id)) {
+            if self.phones[i].available(now) {
+                return Some(i);
+            }
+        }
+        let today = now.date_naive();
+        let mut best: Option<(usize, u32)> = None;
+        for i in 0..self.phones.len() {
+            if self.phones[i].available(now) {
+                let cap = self.phones[i].capacity(today);
+                if best.is_none_or(|(_, c)| cap > c) {
+                    best = Some((i, cap));
+                }
+            }
+        }
+        best.map(|(i, _)| i)
+    }
+
+    fn new_message(&self, req: &SendRequest, now: DateTime<Utc>) -> MessageRecord {
+        MessageRecord {
+            id: pigeon_storage::model::new_id(),
+            tenant_id: self.tenant.id,
+            direction: Direction::Outbound,
+            status: MessageStatus::Queued,
+            to: req.to.as_str().to_owned(),
+            from: None,
+            phone_id: None,
+            channel: req.channel,
+            channel_used: None,
+            body: req.body.clone(),
+            template: None,
+            campaign_id: None,
+            test: req.test,
+            created_at: now,
+            scheduled_at: None,
+            sent_at: None,
+            delivered_at: None,
+            failed_at: None,
+            failure_reason: None,
+            error_code: None,
+            lease: None,
+        }
+    }
+}
+
+impl Handler<Send> for TenantActor {
+    type Result = ResponseFuture<Result<MessageRecord, EngineError>>;
+
+    fn handle(&mut self, Send(req): Send, ctx: &mut Self::Context) -> Self::Result {
+        let me = ctx.address();
+        let res = (|| {
+            let now = self.clock.now();
+            let tenant = self.tenant.id;
+            let to = req.to.as_str();
+            if self.store.is_opted_out(tenant, to)? {
+                return Err(EngineError::RecipientOptedOut);
+            }
+            let mut m = self.new_message(&req, now);
+            if req.test {
+                // Test keys: no phone, no capacity, no new-contact allowance.
+                self.store.accept_message(&m, None, &[])?;
+                let id = m.id;
+                return Ok((m, self.store.commit(), Dispatch::Test(me, id)));
+            }
+            let known = self.store.recipient(tenant, to)?;
+            let today = now.date_naive();
+            if self.new_today.0 != today {
+                self.new_today = (today, 0);
+            }
+            let is_new = known.is_none();
+            if is_new && self.new_today.1 >= u64::from(self.tenant.effective_new_contacts()) {
+                return Err(EngineError::NewContactLimit { retry_after: secs_to_next_day(now) });
+            }
+            let i = self
+                .choose_phone(known.as_ref().and_then(|r| r.last_phone), now)
+                .ok_or(EngineError::NoPhoneAvailable)?;
+            let slot = &self.phones[i];
+            m.phone_id = Some(slot.rec.id);
+            m.from = Some(slot.rec.number.clone());
+            let sent = slot.sent_today + 1;
+            let new_count = self.new_today.1 + u64::from(is_new);
+            let recipient = RecipientRecord {
+                first_at: known.map_or(now, |r| r.first_at),
+                last_phone: Some(slot.rec.id),
+            };
+            let counters = [
+                (sent_counter(slot.rec.id, today), u64::from(sent)),
+                (format!("{NEW_CONTACTS}{today}"), new_count),
+            ];
+            let counters: Vec<(&str, u64)> = counters.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+            self.store.accept_message(&m, Some((to, &recipient)), &counters)?;
+            self.phones[i].sent_today = sent;
+            self.new_today.1 = new_count;
+            let id = m.id;
+            Ok((m, self.store.commit(), Dispatch::Phone(self.phones[i].addr.clone(), id)))
+        })();
+        Box::pin(async move {
+            let (m, commit, dispatch) = res?;
+            commit.await?;
+            // Only what is on disk is handed on.
+            match dispatch {
+                Dispatch::Phone(addr, id) => addr.do_send(phone::Enqueue(id)),
+                Dispatch::Test(addr, id) => addr.do_send(CompleteTest(id)),
+            }
+            Ok(m)
+        })
+    }
+}
+
+enum Dispatch {
+    Phone(Addr<PhoneActor>, Ulid),
+    Test(Addr<TenantActor>, Ulid),
+}
+
+/// Finish a test message: delivered, or failed for the magic numbers.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub(crate) struct CompleteTest(pub Ulid);
+
+impl Handler<CompleteTest> for TenantActor {
+    type Result = ();
+
+    fn handle(&mut self, msg: CompleteTest, _: &mut Self::Context) {
+        let Ok(Some(mut m)) = self.store.message(self.tenant.id, msg.0) else { return };
+        if m.status != MessageStatus::Queued {
+            return;
+        }
+        let now = self.clock.now();
+        if self.store.is_opted_out(self.tenant.id, &m.to).unwrap_or(false) {
+            phone::fail(
+                &mut m,
+                now,
+                "RECIPIENT_OPTED_OUT",
+                "The recipient opted out before the message was sent.",
+            );
+        } else if let Some(reason) = magic::failure(&m.to) {
+            phone::fail(&mut m, now, "DELIVERY_FAILED", reason);
+        } else {
+            m.status = MessageStatus::Delivered;
+            m.sent_at = Some(now);
+            m.delivered_at = Some(now);
+            m.channel_used = Some(if m.channel == Channel::Imessage && m.to != magic::SMS_ONLY {
+                Channel::Imessage
+            } else {
+                Channel::Sms
+            });
+        }
+        if let Err(e) = self.store.put_message(&m) {
+            tracing::error!(error = %e, message_id = %m.id, "cannot complete test message");
+        }
+    }
+}
+
+/// Cancel a message not yet leased to a phone.
+#[derive(Message)]
+#[rtype(result = "Result<MessageRecord, EngineError>")]
+pub(crate) struct CancelMessage(pub Ulid);
+
+impl Handler<CancelMessage> for TenantActor {
+    type Result = ResponseFuture<Result<MessageRecord, EngineError>>;
+
+    fn handle(&mut self, msg: CancelMessage, _: &mut Self::Context) -> Self::Result {
+        let found = self.store.message(self.tenant.id, msg.0);
+        let m = match found {
+            Ok(Some(m)) if m.direction == Direction::Outbound => m,
+            Ok(_) => return Box::pin(async { Err(EngineError::NotFound("message")) }),
+            Err(e) => return Box::pin(async move { Err(e.into()) }),
+        };
+        if m.status != MessageStatus::Queued {
+            let status = phone::status_name(m.status);
+            return Box::pin(async move {
+                Err(EngineError::InvalidTransition(format!(
+                    "status: a {status} message cannot be cancelled; only queued ones can"
+                )))
+            });
+        }
+        match m.phone_id.and_then(|p| self.phones.iter().find(|s| s.rec.id == p)) {
+            Some(slot) => {
+                let addr = slot.addr.clone();
+                Box::pin(async move { addr.send(phone::Cancel(msg.0)).await? })
+            }
+            None => {
+                let mut m = m;
+                m.status = MessageStatus::Cancelled;
+                let res = self.store.put_message(&m).map(|()| self.store.commit());
+                Box::pin(async move {
+                    res?.await?;
+                    Ok(m)
+                })
+            }
+        }
+    }
+}
+
+/// A text from a recipient, received by one of the tenant's phones.
+#[derive(Message)]
+#[rtype(result = "Result<MessageRecord, EngineError>")]
+pub(crate) struct Inbound {
+    pub phone_id: Ulid,
+    pub from: PhoneNumber,
+    pub body: String,
+}
+
+impl Handler<Inbound> for TenantActor {
+    type Result = ResponseFuture<Result<MessageRecord, EngineError>>;
+
+    fn handle(&mut self, msg: Inbound, _: &mut Self::Context) -> Self::Result {
+        let res = (|| {
+            let phone = self
+                .phones
+                .iter()
+                .find(|p| p.rec.id == msg.phone_id)
+                .ok_or(EngineError::NotFound("phone"))?;
+            let now = self.clock.now();
+            let m = MessageRecord {
+                id: pigeon_storage::model::new_id(),
+                tenant_id: self.tenant.id,
+                direction: Direction::Inbound,
+                status: MessageStatus::Received,
+                to: phone.rec.number.clone(),
+                from: Some(msg.from.as_str().to_owned()),
+                phone_id: Some(phone.rec.id),
+                channel: Channel::Sms,
+                channel_used: None,
+                body: msg.body,
+                template: None,
+                campaign_id: None,
+                test: false,
+                created_at: now,
+                scheduled_at: None,
+                sent_at: None,
+                delivered_at: Some(now),
+                failed_at: None,
+                failure_reason: None,
+                error_code: None,
+                lease: None,
+            };
+            match Keyword::of(&m.body) {
+                Some(Keyword::OptOut) => self.store.set_opted_out(self.tenant.id, msg.from.as_str(), true)?,
+                Some(Keyword::OptIn) => self.store.set_opted_out(self.tenant.id, msg.from.as_str(), false)?,
+                None => {}
+            }
+            self.store.put_message(&m)?;
+            Ok::<_, EngineError>((m, self.store.commit()))
+        })();
+        Box::pin(async move {
+            let (m, commit) = res?;
+            commit.await?;
+            Ok(m)
+        })
+    }
+}
+
+/// The operator adds a phone.
+#[derive(Message)]
+#[rtype(result = "Result<(PhoneView, Option<String>), EngineError>")]
+pub(crate) struct AddPhone {
+    pub number: PhoneNumber,
+    pub daily_limit: u32,
+    pub driver: PhoneDriver,
+    pub sim: SimSettings,
+}
+
+/// Prefix of agent tokens.
+const AGENT_PREFIX: &str = "svc_agent_";
+
+impl Handler<AddPhone> for TenantActor {
+    type Result = ResponseFuture<Result<(PhoneView, Option<String>), EngineError>>;
+
+    fn handle(&mut self, msg: AddPhone, _: &mut Self::Context) -> Self::Result {
+        let res = (|| {
+            if self.phones.iter().any(|p| p.rec.number == msg.number.as_str()) {
+                return Err(EngineError::Validation(
+                    "number: the tenant already has a phone with this number".into(),
+                ));
+            }
+            let now = self.clock.now();
+            let token = (msg.driver == PhoneDriver::Agent).then(|| credentials::generate(AGENT_PREFIX));
+            let rec = PhoneRecord {
+                id: pigeon_storage::model::new_id(),
+                tenant_id: self.tenant.id,
+                number: msg.number.as_str().to_owned(),
+                daily_limit: msg.daily_limit,
+                driver: msg.driver,
+                sim: msg.sim,
+                enabled: true,
+                sim_online: msg.driver == PhoneDriver::Sim,
+                agent_token_hash: token.as_deref().map(credentials::hash),
+                created_at: now,
+            };
+            self.store.put_phone(&rec)?;
+            let arbiter = Arbiter::current();
+            let mut slot = PhoneSlot::start(&self.store, &self.clock, rec, &self.registry, &arbiter)?;
+            let view = slot.view(now);
+            self.phones.push(slot);
+            Ok((view, token, self.store.commit()))
+        })();
+        Box::pin(async move {
+            let (view, token, commit) = res?;
+            commit.await?;
+            Ok((view, token))
+        })
+    }
+}
+
+/// The tenant's phones with live state.
+#[derive(Message)]
+#[rtype(result = "Vec<PhoneView>")]
+pub(crate) struct ListPhones;
+
+impl Handler<ListPhones> for TenantActor {
+    type Result = MessageResult<ListPhones>;
+
+    fn handle(&mut self, _: ListPhones, _: &mut Self::Context) -> Self::Result {
+        let now = self.clock.now();
+        MessageResult(self.phones.iter_mut().map(|p| p.view(now)).collect())
+    }
+}
+
+/// The operator's changes to a phone.
+#[derive(Message)]
+#[rtype(result = "Result<PhoneView, EngineError>")]
+pub(crate) struct UpdatePhone {
+    pub id: Ulid,
+    pub daily_limit: Option<u32>,
+    pub enabled: Option<bool>,
+    pub online: Option<bool>,
+}
+
+impl Handler<UpdatePhone> for TenantActor {
+    type Result = ResponseFuture<Result<PhoneView, EngineError>>;
+
+    fn handle(&mut self, msg: UpdatePhone, _: &mut Self::Context) -> Self::Result {
+        let now = self.clock.now();
+        let res = (|| {
+            let slot =
+                self.phones.iter_mut().find(|p| p.rec.id == msg.id).ok_or(EngineError::NotFound("phone"))?;
+            if msg.online.is_some() && slot.rec.driver != PhoneDriver::Sim {
+                return Err(EngineError::Validation(
+                    "online: only sim phones have an online switch; an agent is online while it polls".into(),
+                ));
+            }
+            let mut rec = slot.rec.clone();
+            if let Some(v) = msg.daily_limit {
+                rec.daily_limit = v;
+            }
+            if let Some(v) = msg.enabled {
+                rec.enabled = v;
+            }
+            if let Some(v) = msg.online {
+                rec.sim_online = v;
+            }
+            self.store.put_phone(&rec)?;
+            slot.live.set_sim_online(rec.sim_online);
+            slot.rec = rec;
+            slot.addr.do_send(phone::Reconfigure { sim: slot.rec.sim });
+            Ok((slot.view(now), self.store.commit()))
+        })();
+        Box::pin(async move {
+            let (view, commit) = res?;
+            commit.await?;
+            Ok(view)
+        })
+    }
+}
+
+/// The operator deletes a phone.
+#[derive(Message)]
+#[rtype(result = "Result<(), EngineError>")]
+pub(crate) struct RemovePhone(pub Ulid);
+
+impl Handler<RemovePhone> for TenantActor {
+    type Result = ResponseFuture<Result<(), EngineError>>;
+
+    fn handle(&mut self, msg: RemovePhone, _: &mut Self::Context) -> Self::Result {
+        let res = (|| {
+            let i =
+                self.phones.iter().position(|p| p.rec.id == msg.0).ok_or(EngineError::NotFound("phone"))?;
+            self.store.delete_phone(&self.phones[i].rec)?;
+            let slot = self.phones.remove(i);
+            self.registry.write().unwrap().remove(&slot.rec.id);
+            slot.addr.do_send(phone::Retire);
+            Ok::<_, EngineError>(self.store.commit())
+        })();
+        Box::pin(async move { Ok(res?.await?) })
+    }
+}

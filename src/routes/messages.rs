@@ -1,0 +1,280 @@
+//! `/v1/messages` and `/v1/phones`: sending, reading and cancelling messages; the tenant's phones.
+
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpResponse};
+use chrono::{DateTime, Utc};
+use pigeon_actors::domain::PhoneNumber;
+use pigeon_actors::storage::model::{Channel, Direction, MessageRecord, MessageStatus};
+use pigeon_actors::{Engine, SendRequest};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::{page as list_page, reply, DataBody, ErrorBody, ListBody};
+use crate::error::ApiError;
+use crate::extract::{parse_id, Json, Page, Tenant};
+
+/// Most characters in a message body.
+pub const MAX_BODY_CHARS: usize = 10_000;
+
+/// The channels a send may ask for.
+#[derive(Deserialize, ToSchema, Clone, Copy, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum RequestedChannel {
+    /// iMessage when the number is known to have it, else SMS.
+    #[default]
+    Auto,
+    /// iMessage.
+    Imessage,
+}
+
+/// Body of `POST /v1/messages`.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SendBody {
+    /// Recipient, E.164: `+` then 10 to 15 digits.
+    pub to: String,
+    /// `auto` (default) or `imessage`.
+    #[serde(default)]
+    pub channel: RequestedChannel,
+    /// Text, 1–10,000 characters.
+    pub body: String,
+}
+
+/// The 202 of a send.
+#[derive(Serialize, ToSchema)]
+pub struct Accepted {
+    /// Message id (ULID).
+    pub message_id: String,
+    /// `queued`.
+    pub status: &'static str,
+    /// Recipient.
+    pub to: String,
+    /// Requested channel.
+    #[schema(value_type = String)]
+    pub channel: Channel,
+    /// Acceptance time.
+    #[serde(with = "pigeon_actors::storage::ts")]
+    pub created_at: DateTime<Utc>,
+}
+
+/// A message record.
+#[derive(Serialize, ToSchema)]
+pub struct MessageView {
+    /// Message id.
+    pub message_id: String,
+    /// `outbound` or `inbound`.
+    #[schema(value_type = String)]
+    pub direction: Direction,
+    /// `queued`, `sending`, `sent`, `delivered`, `failed`, `cancelled` or (inbound) `received`.
+    #[schema(value_type = String)]
+    pub status: MessageStatus,
+    /// Recipient (outbound) or the tenant's phone (inbound).
+    pub to: String,
+    /// The tenant's phone (outbound, once chosen) or the sender (inbound).
+    pub from: Option<String>,
+    /// Requested channel.
+    #[schema(value_type = String)]
+    pub channel: Channel,
+    /// Channel the phone used.
+    #[schema(value_type = Option<String>)]
+    pub channel_used: Option<Channel>,
+    /// Text.
+    pub body: String,
+    /// Template used.
+    pub template: Option<String>,
+    /// Campaign.
+    pub campaign_id: Option<String>,
+    /// Sent with a test key.
+    pub test: bool,
+    /// Acceptance time.
+    #[serde(with = "pigeon_actors::storage::ts")]
+    pub created_at: DateTime<Utc>,
+    /// Held until.
+    #[serde(with = "pigeon_actors::storage::ts::option")]
+    pub scheduled_at: Option<DateTime<Utc>>,
+    /// Sent by the phone.
+    #[serde(with = "pigeon_actors::storage::ts::option")]
+    pub sent_at: Option<DateTime<Utc>>,
+    /// Delivered.
+    #[serde(with = "pigeon_actors::storage::ts::option")]
+    pub delivered_at: Option<DateTime<Utc>>,
+    /// Failed.
+    #[serde(with = "pigeon_actors::storage::ts::option")]
+    pub failed_at: Option<DateTime<Utc>>,
+    /// Carrier-level detail of a failure.
+    pub failure_reason: Option<String>,
+    /// Stable code of a failure (`DELIVERY_FAILED`, `RECIPIENT_OPTED_OUT`, `NO_PHONE_AVAILABLE`).
+    pub error_code: Option<String>,
+}
+
+impl From<MessageRecord> for MessageView {
+    fn from(m: MessageRecord) -> Self {
+        Self {
+            message_id: m.id.to_string(),
+            direction: m.direction,
+            status: m.status,
+            to: m.to,
+            from: m.from,
+            channel: m.channel,
+            channel_used: m.channel_used,
+            body: m.body,
+            template: m.template,
+            campaign_id: m.campaign_id.map(|c| c.to_string()),
+            test: m.test,
+            created_at: m.created_at,
+            scheduled_at: m.scheduled_at,
+            sent_at: m.sent_at,
+            delivered_at: m.delivered_at,
+            failed_at: m.failed_at,
+            failure_reason: m.failure_reason,
+            error_code: m.error_code,
+        }
+    }
+}
+
+/// Checks a send body: `VALIDATION_ERROR` first, then `INVALID_PHONE_NUMBER`.
+fn validate(b: SendBody, test: bool) -> Result<SendRequest, ApiError> {
+    let chars = b.body.chars().count();
+    if chars == 0 || chars > MAX_BODY_CHARS {
+        return Err(ApiError::Validation(format!(
+            "body: must be 1 to {MAX_BODY_CHARS} characters, got {chars}"
+        )));
+    }
+    let to = PhoneNumber::parse(&b.to).ok_or_else(|| {
+        ApiError::InvalidPhoneNumber(format!(
+            "to: {:?} is not E.164: it must be + then 10 to 15 digits",
+            b.to
+        ))
+    })?;
+    let channel = match b.channel {
+        RequestedChannel::Auto => Channel::Auto,
+        RequestedChannel::Imessage => Channel::Imessage,
+    };
+    Ok(SendRequest { to, channel, body: b.body, test })
+}
+
+/// Sends a text: 202 once it is on disk; a phone takes it from there.
+#[utoipa::path(post, path = "/v1/messages", tag = "messages", security(("api_key" = [])),
+    request_body = SendBody,
+    responses((status = 202, body = DataBody<Accepted>),
+        (status = 400, description = "VALIDATION_ERROR, INVALID_PHONE_NUMBER, RECIPIENT_OPTED_OUT", body = ErrorBody),
+        (status = 429, description = "RATE_LIMIT_EXCEEDED, QUOTA_EXCEEDED, NEW_CONTACT_LIMIT", body = ErrorBody),
+        (status = 503, description = "NO_PHONE_AVAILABLE", body = ErrorBody)))]
+pub async fn send(tenant: Tenant, body: Result<Json<SendBody>, ApiError>) -> Result<HttpResponse, ApiError> {
+    let Json(body) = body?;
+    let req = validate(body, tenant.environment == pigeon_actors::storage::model::Environment::Test)?;
+    let m = tenant.handle.send(req).await?;
+    Ok(reply(
+        StatusCode::ACCEPTED,
+        Accepted {
+            message_id: m.id.to_string(),
+            status: "queued",
+            to: m.to,
+            channel: m.channel,
+            created_at: m.created_at,
+        },
+    ))
+}
+
+/// One message with everything known of it.
+#[utoipa::path(get, path = "/v1/messages/{id}", tag = "messages", security(("api_key" = [])),
+    params(("id" = String, Path, description = "message id")),
+    responses((status = 200, body = DataBody<MessageView>), (status = 404, body = ErrorBody)))]
+pub async fn get(
+    tenant: Tenant,
+    engine: web::Data<Engine>,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let m = engine.message(tenant.id, parse_id(&id, "message")?)?;
+    Ok(reply(StatusCode::OK, MessageView::from(m)))
+}
+
+/// Filters of the message list.
+#[derive(Deserialize)]
+pub struct Filters {
+    status: Option<String>,
+    to: Option<String>,
+    direction: Option<String>,
+}
+
+/// Messages oldest first, filtered by `status`, `to` and `direction`.
+#[utoipa::path(get, path = "/v1/messages", tag = "messages", security(("api_key" = [])),
+    params(("status" = Option<String>, Query, description = "one status"),
+        ("to" = Option<String>, Query, description = "recipient (E.164)"),
+        ("direction" = Option<String>, Query, description = "outbound or inbound"),
+        ("limit" = Option<u32>, Query, description = "1–100, default 50"),
+        ("after" = Option<String>, Query, description = "cursor from next_cursor")),
+    responses((status = 200, body = ListBody<MessageView>), (status = 400, body = ErrorBody)))]
+pub async fn list(
+    tenant: Tenant,
+    engine: web::Data<Engine>,
+    page: Result<Page, ApiError>,
+    filters: web::Query<Filters>,
+) -> Result<HttpResponse, ApiError> {
+    let page = page?;
+    let f = filters.into_inner();
+    let status: Option<MessageStatus> = f
+        .status
+        .map(|s| serde_json::from_value(serde_json::Value::String(s)))
+        .transpose()
+        .map_err(|_| ApiError::Validation("status: not a message status".into()))?;
+    let direction: Option<Direction> = f
+        .direction
+        .map(|s| serde_json::from_value(serde_json::Value::String(s)))
+        .transpose()
+        .map_err(|_| ApiError::Validation("direction: must be outbound or inbound".into()))?;
+    let to = f.to;
+    let items = engine.store().messages(tenant.id, page.after, page.limit + 1, |m| {
+        status.is_none_or(|s| m.status == s)
+            && direction.is_none_or(|d| m.direction == d)
+            && to.as_deref().is_none_or(|t| m.to == t)
+    });
+    let items: Vec<MessageView> =
+        items.map_err(pigeon_actors::EngineError::from)?.into_iter().map(MessageView::from).collect();
+    Ok(list_page(items, page.limit, |m| m.message_id.parse().unwrap_or_default()))
+}
+
+/// Cancels a message no phone has taken yet.
+#[utoipa::path(delete, path = "/v1/messages/{id}", tag = "messages", security(("api_key" = [])),
+    params(("id" = String, Path, description = "message id")),
+    responses((status = 200, body = DataBody<MessageView>), (status = 404, body = ErrorBody),
+        (status = 409, description = "INVALID_STATUS_TRANSITION: no longer queued", body = ErrorBody)))]
+pub async fn cancel(tenant: Tenant, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
+    let m = tenant.handle.cancel(parse_id(&id, "message")?).await?;
+    Ok(reply(StatusCode::OK, MessageView::from(m)))
+}
+
+/// A phone as its tenant sees it.
+#[derive(Serialize, ToSchema)]
+pub struct TenantPhone {
+    /// Phone id.
+    pub id: String,
+    /// E.164 number.
+    pub number: String,
+    /// Online now.
+    pub online: bool,
+    /// Messages assigned today (UTC).
+    pub sent_today: u32,
+    /// Messages allowed per UTC day.
+    pub daily_limit: u32,
+}
+
+/// The tenant's phones.
+#[utoipa::path(get, path = "/v1/phones", tag = "messages", security(("api_key" = [])),
+    responses((status = 200, body = DataBody<Vec<TenantPhone>>)))]
+pub async fn phones(tenant: Tenant) -> Result<HttpResponse, ApiError> {
+    let v: Vec<TenantPhone> = tenant
+        .handle
+        .phones()
+        .await?
+        .into_iter()
+        .map(|p| TenantPhone {
+            id: p.record.id.to_string(),
+            number: p.record.number,
+            online: p.online,
+            sent_today: p.sent_today,
+            daily_limit: p.record.daily_limit,
+        })
+        .collect();
+    Ok(reply(StatusCode::OK, v))
+}

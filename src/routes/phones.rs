@@ -1,0 +1,357 @@
+//! Phones: the operator's `/admin/v1/phones` and the agent's `/phone/v1/` pull protocol.
+
+use std::time::Duration;
+
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpResponse};
+use chrono::{DateTime, Utc};
+use pigeon_actors::domain::PhoneNumber;
+use pigeon_actors::phone::Job;
+use pigeon_actors::storage::model::{Channel, MessageStatus, PhoneDriver, SimSettings};
+use pigeon_actors::PhoneView;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::messages::MessageView;
+use super::{reply, DataBody, ErrorBody};
+use crate::error::ApiError;
+use crate::extract::{parse_id, Admin, Agent, Json};
+
+/// Sim behaviour.
+#[derive(Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SimBody {
+    /// Milliseconds from hand-over to delivery (default 50, at most 60,000).
+    #[serde(default = "default_latency")]
+    pub latency_ms: u64,
+    /// Share of messages that fail, 0–1 (default 0).
+    #[serde(default)]
+    pub failure_rate: f64,
+}
+
+fn default_latency() -> u64 {
+    50
+}
+
+/// Body of `POST /admin/v1/phones`.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CreatePhone {
+    /// Owner.
+    pub tenant_id: String,
+    /// E.164 number.
+    pub number: String,
+    /// Messages per UTC day (default 300).
+    #[serde(default = "default_daily")]
+    pub daily_limit: u32,
+    /// `agent` or `sim`.
+    #[schema(value_type = String, example = "sim")]
+    pub driver: PhoneDriver,
+    /// Sim settings (sim phones only).
+    #[serde(default)]
+    pub sim: Option<SimBody>,
+}
+
+fn default_daily() -> u32 {
+    300
+}
+
+/// A phone as the operator sees it.
+#[derive(Serialize, ToSchema)]
+pub struct OperatorPhone {
+    /// Phone id.
+    pub id: String,
+    /// Owner.
+    pub tenant_id: String,
+    /// E.164 number.
+    pub number: String,
+    /// `agent` or `sim`.
+    #[schema(value_type = String)]
+    pub driver: PhoneDriver,
+    /// Messages per UTC day.
+    pub daily_limit: u32,
+    /// Messages assigned today.
+    pub sent_today: u32,
+    /// Chosen for sends only when true.
+    pub enabled: bool,
+    /// Online now (sim: the switch; agent: polled in the last 30 s).
+    pub online: bool,
+    /// Sim settings (null for agents).
+    pub sim: Option<SimBody>,
+    /// Creation time.
+    #[serde(with = "pigeon_actors::storage::ts")]
+    pub created_at: DateTime<Utc>,
+    /// The agent's token (`svc_agent_…`), in the create answer only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent_token: Option<String>,
+}
+
+impl OperatorPhone {
+    fn new(p: PhoneView, agent_token: Option<String>) -> Self {
+        let r = p.record;
+        Self {
+            id: r.id.to_string(),
+            tenant_id: r.tenant_id.to_string(),
+            number: r.number,
+            driver: r.driver,
+            daily_limit: r.daily_limit,
+            sent_today: p.sent_today,
+            enabled: r.enabled,
+            online: p.online,
+            sim: (r.driver == PhoneDriver::Sim)
+                .then_some(SimBody { latency_ms: r.sim.latency_ms, failure_rate: r.sim.failure_rate }),
+            created_at: r.created_at,
+            agent_token,
+        }
+    }
+}
+
+fn check_sim(s: &SimBody) -> Result<SimSettings, ApiError> {
+    if !(0.0..=1.0).contains(&s.failure_rate) {
+        return Err(ApiError::Validation("sim.failure_rate: must be from 0 to 1".into()));
+    }
+    if s.latency_ms > 60_000 {
+        return Err(ApiError::Validation("sim.latency_ms: must be at most 60000".into()));
+    }
+    Ok(SimSettings { latency_ms: s.latency_ms, failure_rate: s.failure_rate })
+}
+
+/// Adds a phone to a tenant. Agent phones get a token, shown once.
+#[utoipa::path(post, path = "/admin/v1/phones", tag = "operator", security(("admin_token" = [])),
+    request_body = CreatePhone,
+    responses((status = 201, body = DataBody<OperatorPhone>), (status = 400, body = ErrorBody),
+        (status = 404, body = ErrorBody)))]
+pub async fn create(
+    Admin(engine): Admin,
+    body: Result<Json<CreatePhone>, ApiError>,
+) -> Result<HttpResponse, ApiError> {
+    let Json(b) = body?;
+    let tenant = engine.tenant(parse_id(&b.tenant_id, "tenant")?)?;
+    let number = PhoneNumber::parse(&b.number).ok_or_else(|| {
+        ApiError::InvalidPhoneNumber(format!("number: {:?} is not E.164: + then 10 to 15 digits", b.number))
+    })?;
+    let sim = match (&b.sim, b.driver) {
+        (Some(_), PhoneDriver::Agent) => {
+            return Err(ApiError::Validation("sim: only sim phones take sim settings".into()))
+        }
+        (Some(s), PhoneDriver::Sim) => check_sim(s)?,
+        (None, _) => SimSettings::default(),
+    };
+    let (view, token) = tenant.add_phone(number, b.daily_limit, b.driver, sim).await?;
+    Ok(reply(StatusCode::CREATED, OperatorPhone::new(view, token)))
+}
+
+/// Query of the operator's phone list.
+#[derive(Deserialize)]
+pub struct PhoneQuery {
+    tenant_id: Option<String>,
+}
+
+/// A tenant's phones.
+#[utoipa::path(get, path = "/admin/v1/phones", tag = "operator", security(("admin_token" = [])),
+    params(("tenant_id" = String, Query, description = "the tenant")),
+    responses((status = 200, body = DataBody<Vec<OperatorPhone>>), (status = 400, body = ErrorBody)))]
+pub async fn list(Admin(engine): Admin, q: web::Query<PhoneQuery>) -> Result<HttpResponse, ApiError> {
+    let id = q.tenant_id.as_deref().ok_or_else(|| ApiError::Validation("tenant_id: required".into()))?;
+    let phones = engine.tenant(parse_id(id, "tenant")?)?.phones().await?;
+    Ok(reply(StatusCode::OK, phones.into_iter().map(|p| OperatorPhone::new(p, None)).collect::<Vec<_>>()))
+}
+
+/// Body of `PATCH /admin/v1/phones/{id}`.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PatchPhone {
+    /// Messages per UTC day.
+    #[serde(default)]
+    pub daily_limit: Option<u32>,
+    /// Chosen for sends only when true.
+    #[serde(default)]
+    pub enabled: Option<bool>,
+    /// Sim phones only: the online switch.
+    #[serde(default)]
+    pub online: Option<bool>,
+}
+
+/// Changes a phone's daily limit, enabled flag or (sim) online switch.
+#[utoipa::path(patch, path = "/admin/v1/phones/{id}", tag = "operator", security(("admin_token" = [])),
+    params(("id" = String, Path, description = "phone id")), request_body = PatchPhone,
+    responses((status = 200, body = DataBody<OperatorPhone>), (status = 400, body = ErrorBody),
+        (status = 404, body = ErrorBody)))]
+pub async fn patch(
+    Admin(engine): Admin,
+    id: web::Path<String>,
+    body: Result<Json<PatchPhone>, ApiError>,
+) -> Result<HttpResponse, ApiError> {
+    let id = parse_id(&id, "phone")?;
+    let tenant = engine.phone_owner(id)?;
+    let Json(b) = body?;
+    let view = tenant.update_phone(id, b.daily_limit, b.enabled, b.online).await?;
+    Ok(reply(StatusCode::OK, OperatorPhone::new(view, None)))
+}
+
+/// Answer of a deletion.
+#[derive(Serialize, ToSchema)]
+pub struct Deleted {
+    /// The id.
+    pub id: String,
+    /// Always true.
+    pub deleted: bool,
+}
+
+/// Deletes a phone. Messages it still owed fail with `error_code: NO_PHONE_AVAILABLE`.
+#[utoipa::path(delete, path = "/admin/v1/phones/{id}", tag = "operator", security(("admin_token" = [])),
+    params(("id" = String, Path, description = "phone id")),
+    responses((status = 200, body = DataBody<Deleted>), (status = 404, body = ErrorBody)))]
+pub async fn delete(Admin(engine): Admin, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
+    let id = parse_id(&id, "phone")?;
+    engine.phone_owner(id)?.remove_phone(id).await?;
+    Ok(reply(StatusCode::OK, Deleted { id: id.to_string(), deleted: true }))
+}
+
+// ---- the agent's API ----
+
+/// Query of a job poll.
+#[derive(Deserialize)]
+pub struct PollQuery {
+    wait: Option<String>,
+}
+
+/// A job as the agent gets it.
+#[derive(Serialize, ToSchema)]
+pub struct JobView {
+    /// Lease id; answer within 60 s or the job returns to the queue.
+    pub job_id: String,
+    /// `send`.
+    pub kind: String,
+    /// Message to send.
+    pub message_id: String,
+    /// Recipient.
+    pub to: String,
+    /// Text.
+    pub body: String,
+    /// `auto` or `imessage`.
+    #[schema(value_type = String)]
+    pub channel: Channel,
+}
+
+impl From<Job> for JobView {
+    fn from(j: Job) -> Self {
+        Self {
+            job_id: j.job_id,
+            kind: j.kind.into(),
+            message_id: j.message_id,
+            to: j.to,
+            body: j.body,
+            channel: j.channel,
+        }
+    }
+}
+
+/// Long poll for work: leased jobs at once, or the first to arrive within `wait` seconds (≤ 30).
+/// Polling keeps the phone online.
+#[utoipa::path(get, path = "/phone/v1/jobs", tag = "phone agent", security(("agent_token" = [])),
+    params(("wait" = Option<u32>, Query, description = "seconds to wait for work, 0–30 (default 0)")),
+    responses((status = 200, body = DataBody<Vec<JobView>>), (status = 401, body = ErrorBody)))]
+pub async fn jobs(Agent(agent): Agent, q: web::Query<PollQuery>) -> Result<HttpResponse, ApiError> {
+    let wait = match q.wait.as_deref() {
+        None => 0,
+        Some(w) => w.parse::<u64>().ok().filter(|w| *w <= 30).ok_or_else(|| {
+            ApiError::Validation("wait: must be a whole number of seconds from 0 to 30".into())
+        })?,
+    };
+    let jobs = agent.poll(Duration::from_secs(wait)).await?;
+    Ok(reply(StatusCode::OK, jobs.into_iter().map(JobView::from).collect::<Vec<_>>()))
+}
+
+/// What a phone reports.
+#[derive(Deserialize, ToSchema, Clone, Copy)]
+#[serde(rename_all = "lowercase")]
+pub enum ReportedStatus {
+    /// Handed to the network.
+    Sent,
+    /// Reached the recipient.
+    Delivered,
+    /// Will not arrive.
+    Failed,
+}
+
+/// What a phone used.
+#[derive(Deserialize, ToSchema, Clone, Copy)]
+#[serde(rename_all = "lowercase")]
+pub enum UsedChannel {
+    /// iMessage.
+    Imessage,
+    /// SMS.
+    Sms,
+}
+
+/// Body of a status report.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StatusBody {
+    /// `sent`, `delivered` or `failed`.
+    pub status: ReportedStatus,
+    /// Carrier-level detail, for `failed`.
+    #[serde(default)]
+    pub failure_reason: Option<String>,
+    /// `imessage` or `sms`.
+    #[serde(default)]
+    pub channel_used: Option<UsedChannel>,
+}
+
+/// Reports what became of a message this phone holds. Legal moves: `sending` → `sent` |
+/// `delivered` | `failed`, `sent` → `delivered` | `failed`; repeating the current status is a
+/// no-op; anything else is 409 `INVALID_STATUS_TRANSITION`.
+#[utoipa::path(post, path = "/phone/v1/messages/{id}/status", tag = "phone agent",
+    security(("agent_token" = [])), params(("id" = String, Path, description = "message id")),
+    request_body = StatusBody,
+    responses((status = 200, body = DataBody<MessageView>), (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody)))]
+pub async fn status(
+    Agent(agent): Agent,
+    id: web::Path<String>,
+    body: Result<Json<StatusBody>, ApiError>,
+) -> Result<HttpResponse, ApiError> {
+    let id = parse_id(&id, "message")?;
+    let Json(b) = body?;
+    let status = match b.status {
+        ReportedStatus::Sent => MessageStatus::Sent,
+        ReportedStatus::Delivered => MessageStatus::Delivered,
+        ReportedStatus::Failed => MessageStatus::Failed,
+    };
+    let channel = b.channel_used.map(|c| match c {
+        UsedChannel::Imessage => Channel::Imessage,
+        UsedChannel::Sms => Channel::Sms,
+    });
+    let reason = b.failure_reason.map(|r| r.chars().take(500).collect());
+    let m = agent.report(id, status, reason, channel).await?;
+    Ok(reply(StatusCode::OK, MessageView::from(m)))
+}
+
+/// Body of an inbound text.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct InboundBody {
+    /// Sender, E.164.
+    pub from: String,
+    /// Text (STOP, START and their synonyms change the sender's opt-out).
+    pub body: String,
+}
+
+/// A text the phone received. Recorded as an inbound message; opt-out keywords apply at once.
+#[utoipa::path(post, path = "/phone/v1/inbound", tag = "phone agent", security(("agent_token" = [])),
+    request_body = InboundBody,
+    responses((status = 201, body = DataBody<MessageView>), (status = 400, body = ErrorBody)))]
+pub async fn inbound(
+    Agent(agent): Agent,
+    body: Result<Json<InboundBody>, ApiError>,
+) -> Result<HttpResponse, ApiError> {
+    let Json(b) = body?;
+    let from = PhoneNumber::parse(&b.from)
+        .ok_or_else(|| ApiError::InvalidPhoneNumber(format!("from: {:?} is not E.164", b.from)))?;
+    if b.body.chars().count() > super::messages::MAX_BODY_CHARS {
+        return Err(ApiError::Validation("body: at most 10000 characters".into()));
+    }
+    let m = agent.inbound(from, b.body).await?;
+    Ok(reply(StatusCode::CREATED, MessageView::from(m)))
+}
