@@ -137,6 +137,77 @@ impl Api {
     pub async fn revoke_key(&self, key: &str, id: &str) -> Resp {
         self.call("DELETE", &format!("/v1/api-keys/{id}"), Some(key), None).await
     }
+
+    // ---- phones and messages ----
+
+    pub async fn add_phone(&self, body: Value) -> Resp {
+        self.call("POST", "/admin/v1/phones", Some(ADMIN), Some(body)).await
+    }
+
+    /// A sim phone with the given latency; returns its id.
+    pub async fn sim_phone(&self, tenant_id: &str, number: &str, latency_ms: u64) -> String {
+        let r = self
+            .add_phone(json!({"tenant_id": tenant_id, "number": number, "driver": "sim", "sim": {"latency_ms": latency_ms}}))
+            .await
+            .expect(201, None);
+        r.data()["id"].as_str().unwrap().to_owned()
+    }
+
+    /// An agent phone; returns `(id, token)`.
+    pub async fn agent_phone(&self, tenant_id: &str, number: &str) -> (String, String) {
+        let r = self
+            .add_phone(json!({"tenant_id": tenant_id, "number": number, "driver": "agent"}))
+            .await
+            .expect(201, None);
+        (r.data()["id"].as_str().unwrap().to_owned(), r.data()["agent_token"].as_str().unwrap().to_owned())
+    }
+
+    pub async fn patch_phone(&self, id: &str, body: Value) -> Resp {
+        self.call("PATCH", &format!("/admin/v1/phones/{id}"), Some(ADMIN), Some(body)).await
+    }
+
+    pub async fn send(&self, key: &str, body: Value) -> Resp {
+        self.call("POST", "/v1/messages", Some(key), Some(body)).await
+    }
+
+    /// Sends `body` to `to`, expecting 202; returns the message id.
+    pub async fn send_ok(&self, key: &str, to: &str) -> String {
+        let r = self.send(key, json!({"to": to, "body": "hello"})).await.expect(202, None);
+        r.data()["message_id"].as_str().unwrap().to_owned()
+    }
+
+    pub async fn message(&self, key: &str, id: &str) -> Value {
+        let r = self.call("GET", &format!("/v1/messages/{id}"), Some(key), None).await.expect(200, None);
+        r.data().clone()
+    }
+
+    /// Polls the message until it has `status` (at most 5 s); returns the record.
+    pub async fn wait_status(&self, key: &str, id: &str, status: &str) -> Value {
+        for _ in 0..100 {
+            let m = self.message(key, id).await;
+            if m["status"] == status {
+                return m;
+            }
+            actix_web::rt::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("message {id} never reached {status}: {}", self.message(key, id).await);
+    }
+
+    pub async fn poll(&self, token: &str, wait: u64) -> Vec<Value> {
+        let r = self
+            .call("GET", &format!("/phone/v1/jobs?wait={wait}"), Some(token), None)
+            .await
+            .expect(200, None);
+        r.data().as_array().unwrap().clone()
+    }
+
+    pub async fn report(&self, token: &str, message_id: &str, body: Value) -> Resp {
+        self.call("POST", &format!("/phone/v1/messages/{message_id}/status"), Some(token), Some(body)).await
+    }
+
+    pub async fn inbound(&self, token: &str, from: &str, body: &str) -> Resp {
+        self.call("POST", "/phone/v1/inbound", Some(token), Some(json!({"from": from, "body": body}))).await
+    }
 }
 
 async fn read<S>(mut res: awc::ClientResponse<S>) -> Resp
@@ -218,8 +289,11 @@ pub fn spawn_binary(dir: &Path, admin: Option<&str>, log_file: &Path) -> Binary 
 /// The same with extra environment variables.
 pub fn spawn_binary_with(dir: &Path, admin: Option<&str>, log_file: &Path, env: &[(&str, &str)]) -> Binary {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_pigeon"));
-    cmd.args(["serve", "--addr", "127.0.0.1:0"])
-        .env("PIGEON_DATA_DIR", dir)
+    cmd.arg("serve");
+    if !env.iter().any(|(k, _)| *k == "PIGEON_ADDR") {
+        cmd.args(["--addr", "127.0.0.1:0"]);
+    }
+    cmd.env("PIGEON_DATA_DIR", dir)
         .env("PIGEON_LOG", "debug")
         .env_remove("PIGEON_ADMIN_TOKEN")
         .stdout(Stdio::piped())

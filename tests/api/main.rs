@@ -3,9 +3,12 @@
 
 mod helpers;
 
+mod agent;
 mod auth;
+mod crash;
 mod envelope;
 mod keys;
 mod limits;
+mod messages;
 mod operator;
 mod process;

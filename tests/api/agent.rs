@@ -1,0 +1,181 @@
+//! The phone agent protocol: long poll, leases, status reports, inbound texts and opt-outs.
+
+use std::time::Duration;
+
+use serde_json::json;
+
+use crate::helpers::*;
+
+#[actix_web::test]
+async fn an_agent_pulls_jobs_and_reports_their_fate() {
+    let app = spawn_app().await;
+    let t = app.create_tenant("starter").await;
+    let (phone_id, token) = app.agent_phone(&t.id, "+14155550999").await;
+    assert!(token.starts_with("svc_agent_"));
+    // Not polled yet: offline, so nothing can be sent.
+    app.send(&t.live, json!({"to": "+14155550100", "body": "x"}))
+        .await
+        .expect(503, Some("NO_PHONE_AVAILABLE"));
+    assert!(app.poll(&token, 0).await.is_empty());
+    let r = app.call("GET", "/v1/phones", Some(&t.live), None).await.expect(200, None);
+    assert_eq!(r.data()[0]["online"], true);
+    assert_eq!(r.data()[0]["id"], phone_id.as_str());
+
+    // A waiting poll is answered as soon as work arrives.
+    let poller = {
+        let api = app.api.clone();
+        let token = token.clone();
+        actix_web::rt::spawn(async move { api.poll(&token, 10).await })
+    };
+    actix_web::rt::time::sleep(Duration::from_millis(200)).await;
+    let id = app.send_ok(&t.live, "+14155550100").await;
+    let jobs = poller.await.unwrap();
+    assert_eq!(jobs.len(), 1, "{jobs:?}");
+    let job = &jobs[0];
+    assert_eq!(job["kind"], "send");
+    assert_eq!(job["message_id"], id.as_str());
+    assert_eq!(job["to"], "+14155550100");
+    assert_eq!(job["body"], "hello");
+    assert_eq!(job["channel"], "auto");
+    assert!(job["job_id"].is_string());
+    assert_eq!(app.message(&t.live, &id).await["status"], "sending");
+
+    let r = app.report(&token, &id, json!({"status": "sent", "channel_used": "sms"})).await.expect(200, None);
+    assert_eq!(r.data()["status"], "sent");
+    // A retried report is harmless.
+    app.report(&token, &id, json!({"status": "sent"})).await.expect(200, None);
+    let r = app.report(&token, &id, json!({"status": "delivered"})).await.expect(200, None);
+    assert_eq!(r.data()["status"], "delivered");
+    let m = app.message(&t.live, &id).await;
+    assert_eq!(m["channel_used"], "sms");
+    assert!(m["sent_at"].is_string() && m["delivered_at"].is_string());
+    // Illegal moves change nothing.
+    app.report(&token, &id, json!({"status": "sent"})).await.expect(409, Some("INVALID_STATUS_TRANSITION"));
+    app.report(&token, &id, json!({"status": "failed"})).await.expect(409, Some("INVALID_STATUS_TRANSITION"));
+    assert_eq!(app.message(&t.live, &id).await["status"], "delivered");
+    app.report(&token, &id, json!({"status": "queued"})).await.expect(400, Some("VALIDATION_ERROR"));
+
+    // Failure with a reason.
+    let id = app.send_ok(&t.live, "+14155550100").await;
+    assert_eq!(app.poll(&token, 0).await.len(), 1);
+    app.report(&token, &id, json!({"status": "failed", "failure_reason": "30007 carrier filtered"}))
+        .await
+        .expect(200, None);
+    let m = app.message(&t.live, &id).await;
+    assert_eq!(m["status"], "failed");
+    assert_eq!(m["failure_reason"], "30007 carrier filtered");
+    assert_eq!(m["error_code"], "DELIVERY_FAILED");
+}
+
+#[actix_web::test]
+async fn agents_are_authenticated_and_confined_to_their_own_messages() {
+    let app = spawn_app().await;
+    let t = app.create_tenant("starter").await;
+    let other = app.create_tenant("starter").await;
+    let (_, token) = app.agent_phone(&t.id, "+14155550999").await;
+    let (_, other_token) = app.agent_phone(&other.id, "+14155550998").await;
+    app.poll(&token, 0).await;
+    let id = app.send_ok(&t.live, "+14155550100").await;
+    app.call("GET", "/phone/v1/jobs", None, None).await.expect(401, Some("INVALID_API_KEY"));
+    app.call("GET", "/phone/v1/jobs", Some(&t.live), None).await.expect(401, Some("INVALID_API_KEY"));
+    app.call("GET", "/phone/v1/jobs", Some("svc_agent_0123456789abcdef0123456789abcdef"), None)
+        .await
+        .expect(401, Some("INVALID_API_KEY"));
+    app.report(&other_token, &id, json!({"status": "sent"})).await.expect(404, Some("NOT_FOUND"));
+    app.call("GET", "/phone/v1/jobs?wait=31", Some(&token), None).await.expect(400, Some("VALIDATION_ERROR"));
+    assert_eq!(app.message(&t.live, &id).await["status"], "queued");
+}
+
+#[actix_web::test]
+async fn an_unanswered_lease_returns_to_the_queue_after_60_s() {
+    let app = spawn_app().await;
+    let t = app.create_tenant("starter").await;
+    let (_, token) = app.agent_phone(&t.id, "+14155550999").await;
+    app.poll(&token, 0).await;
+    let id = app.send_ok(&t.live, "+14155550100").await;
+    let first = app.poll(&token, 0).await;
+    assert_eq!(first.len(), 1);
+    app.clock.advance(Duration::from_secs(59));
+    actix_web::rt::time::sleep(Duration::from_millis(700)).await;
+    assert!(app.poll(&token, 0).await.is_empty(), "still leased at 59 s");
+    app.clock.advance(Duration::from_secs(2));
+    let mut again = vec![];
+    for _ in 0..20 {
+        actix_web::rt::time::sleep(Duration::from_millis(100)).await;
+        again = app.poll(&token, 0).await;
+        if !again.is_empty() {
+            break;
+        }
+    }
+    assert_eq!(again.len(), 1, "the expired lease came back");
+    assert_eq!(again[0]["message_id"], id.as_str());
+    assert_ne!(again[0]["job_id"], first[0]["job_id"], "a new lease");
+    app.report(&token, &id, json!({"status": "delivered"})).await.expect(200, None);
+}
+
+#[actix_web::test]
+async fn stop_opts_out_and_start_opts_back_in() {
+    let app = spawn_app().await;
+    let t = app.create_tenant("starter").await;
+    let (_, token) = app.agent_phone(&t.id, "+14155550999").await;
+    app.poll(&token, 0).await;
+    // Queued before the STOP: never handed to the phone afterwards.
+    let queued = app.send_ok(&t.live, "+14155550100").await;
+
+    let r = app.inbound(&token, "+14155550100", "  Stop ").await.expect(201, None);
+    let inbound = r.data().clone();
+    assert_eq!(inbound["direction"], "inbound");
+    assert_eq!(inbound["status"], "received");
+    assert_eq!(inbound["from"], "+14155550100");
+    assert_eq!(inbound["to"], "+14155550999");
+    assert_eq!(inbound["body"], "  Stop ");
+
+    assert!(app.poll(&token, 0).await.is_empty(), "the queued message was not handed out");
+    let m = app.message(&t.live, &queued).await;
+    assert_eq!(m["status"], "failed");
+    assert_eq!(m["error_code"], "RECIPIENT_OPTED_OUT");
+
+    app.send(&t.live, json!({"to": "+14155550100", "body": "x"}))
+        .await
+        .expect(400, Some("RECIPIENT_OPTED_OUT"));
+    app.send(&t.test, json!({"to": "+14155550100", "body": "x"}))
+        .await
+        .expect(400, Some("RECIPIENT_OPTED_OUT"));
+    // Another tenant is not affected.
+    let other = app.create_tenant("starter").await;
+    app.send(&other.test, json!({"to": "+14155550100", "body": "x"})).await.expect(202, None);
+    // A plain text does not opt back in; START does.
+    app.inbound(&token, "+14155550100", "why?").await.expect(201, None);
+    app.send(&t.live, json!({"to": "+14155550100", "body": "x"}))
+        .await
+        .expect(400, Some("RECIPIENT_OPTED_OUT"));
+    app.inbound(&token, "+14155550100", "start").await.expect(201, None);
+    app.send_ok(&t.live, "+14155550100").await;
+
+    let r = app.call("GET", "/v1/messages?direction=inbound", Some(&t.live), None).await.expect(200, None);
+    assert_eq!(r.data().as_array().unwrap().len(), 3);
+    app.inbound(&token, "4155550100", "hi").await.expect(400, Some("INVALID_PHONE_NUMBER"));
+}
+
+#[actix_web::test]
+async fn deleting_a_phone_fails_what_it_still_owed() {
+    let app = spawn_app().await;
+    let t = app.create_tenant("starter").await;
+    let (phone, token) = app.agent_phone(&t.id, "+14155550999").await;
+    app.poll(&token, 0).await;
+    let id = app.send_ok(&t.live, "+14155550100").await;
+    let r =
+        app.call("DELETE", &format!("/admin/v1/phones/{phone}"), Some(ADMIN), None).await.expect(200, None);
+    assert_eq!(r.data()["deleted"], true);
+    let m = app.wait_status(&t.live, &id, "failed").await;
+    assert_eq!(m["error_code"], "NO_PHONE_AVAILABLE");
+    app.call("GET", "/phone/v1/jobs", Some(&token), None).await.expect(401, Some("INVALID_API_KEY"));
+    app.call("DELETE", &format!("/admin/v1/phones/{phone}"), Some(ADMIN), None)
+        .await
+        .expect(404, Some("NOT_FOUND"));
+    let r = app
+        .call("GET", &format!("/admin/v1/phones?tenant_id={}", t.id), Some(ADMIN), None)
+        .await
+        .expect(200, None);
+    assert!(r.data().as_array().unwrap().is_empty());
+}
