@@ -63,6 +63,8 @@ pub enum ApiError {
     PayloadTooLarge,
     /// 405: the path exists, the method does not.
     MethodNotAllowed,
+    /// 409: an `Idempotency-Key` reused within 24 h with a different body.
+    IdempotencyKeyReused,
     /// 409: the record's state does not allow the change (e.g. cancelling a sent message).
     InvalidTransition(String),
     /// 503: the server is not ready (starting or stopping).
@@ -99,6 +101,7 @@ impl ApiError {
             MethodNotAllowed => "METHOD_NOT_ALLOWED",
             NotReady => "NOT_READY",
             InvalidTransition(_) => "INVALID_STATUS_TRANSITION",
+            IdempotencyKeyReused => "IDEMPOTENCY_KEY_REUSED",
             Internal => "INTERNAL_ERROR",
         }
     }
@@ -138,6 +141,9 @@ impl ApiError {
             PayloadTooLarge => "The request body is larger than 1 MiB.".into(),
             MethodNotAllowed => "This method is not allowed on this path.".into(),
             NotReady => "The server is not ready.".into(),
+            IdempotencyKeyReused => {
+                "This Idempotency-Key was used in the last 24 hours for a different request.".into()
+            }
             Internal => "Unexpected server failure.".into(),
         }
     }
@@ -196,7 +202,7 @@ impl ResponseError for ApiError {
                 StatusCode::TOO_MANY_REQUESTS
             }
             NotFound(_) | ContactNotFound | CampaignNotFound => StatusCode::NOT_FOUND,
-            DuplicateContact { .. } | InvalidTransition(_) => StatusCode::CONFLICT,
+            DuplicateContact { .. } | InvalidTransition(_) | IdempotencyKeyReused => StatusCode::CONFLICT,
             PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
         }
@@ -229,6 +235,7 @@ impl From<EngineError> for ApiError {
             EngineError::NewContactLimit { retry_after } => ApiError::NewContactLimit { retry_after },
             EngineError::NoPhoneAvailable => ApiError::NoPhoneAvailable,
             EngineError::InvalidTransition(m) => ApiError::InvalidTransition(m),
+            EngineError::IdempotencyKeyReused => ApiError::IdempotencyKeyReused,
             EngineError::NotFound(what) => ApiError::NotFound(format!("No such {what}.")),
             EngineError::Unavailable => ApiError::NotReady,
             EngineError::Store(e) => {

@@ -47,6 +47,9 @@ pub enum EngineError {
     /// The change is not allowed from the record's current state; the text says why.
     #[error("{0}")]
     InvalidTransition(String),
+    /// The idempotency key was used within 24 h for a different request.
+    #[error("idempotency key reused with a different body")]
+    IdempotencyKeyReused,
     /// No such record in this tenant.
     #[error("{0} not found")]
     NotFound(&'static str),

@@ -7,7 +7,8 @@ use std::sync::Arc;
 use actix::prelude::*;
 use chrono::{DateTime, NaiveDate, Utc};
 use pigeon_storage::model::{
-    Channel, Direction, MessageRecord, MessageStatus, PhoneDriver, PhoneRecord, RecipientRecord, SimSettings,
+    Channel, Direction, IdempotencyRecord, MessageRecord, MessageStatus, PhoneDriver, PhoneRecord,
+    RecipientRecord, SimSettings,
 };
 use pigeon_storage::Store;
 use ulid::Ulid;
@@ -98,7 +99,24 @@ pub struct SendRequest {
     pub body: String,
     /// Sent with a test key.
     pub test: bool,
+    /// The `Idempotency-Key` header, if any.
+    pub idempotency_key: Option<String>,
 }
+
+impl SendRequest {
+    /// What "the same request" means for an idempotency key: same recipient, channel and text.
+    fn fingerprint(&self) -> String {
+        let channel = match self.channel {
+            Channel::Auto => "auto",
+            Channel::Imessage => "imessage",
+            Channel::Sms => "sms",
+        };
+        credentials::hash(&format!("{}\n{channel}\n{}", self.to, self.body))
+    }
+}
+
+/// How long an idempotency key is honoured.
+const IDEMPOTENCY_WINDOW: chrono::TimeDelta = chrono::TimeDelta::hours(24);
 
 /// Decide and record a send.
 #[derive(Message)]
@@ -163,13 +181,33 @@ impl Handler<Send> for TenantActor {
             let now = self.clock.now();
             let tenant = self.tenant.id;
             let to = req.to.as_str();
+            let fingerprint = req.fingerprint();
+            if let Some(key) = &req.idempotency_key {
+                if let Some(first) =
+                    self.store.idempotency(tenant, key)?.filter(|r| now - r.created_at < IDEMPOTENCY_WINDOW)
+                {
+                    if !credentials::hashes_match(&first.fingerprint, &fingerprint) {
+                        return Err(EngineError::IdempotencyKeyReused);
+                    }
+                    // The first answer again; nothing is sent.
+                    let m = self
+                        .store
+                        .message(tenant, first.message_id)?
+                        .ok_or(EngineError::NotFound("message"))?;
+                    return Ok((m, self.store.commit(), Dispatch::None));
+                }
+            }
             if self.store.is_opted_out(tenant, to)? {
                 return Err(EngineError::RecipientOptedOut);
             }
             let mut m = self.new_message(&req, now);
+            let idem = req.idempotency_key.as_deref().map(|k| {
+                (k, IdempotencyRecord { fingerprint: fingerprint.clone(), message_id: m.id, created_at: now })
+            });
+            let idem = idem.as_ref().map(|(k, r)| (*k, r));
             if req.test {
                 // Test keys: no phone, no capacity, no new-contact allowance.
-                self.store.accept_message(&m, None, &[])?;
+                self.store.accept_message(&m, None, &[], idem)?;
                 let id = m.id;
                 return Ok((m, self.store.commit(), Dispatch::Test(me, id)));
             }
@@ -199,7 +237,7 @@ impl Handler<Send> for TenantActor {
                 (format!("{NEW_CONTACTS}{today}"), new_count),
             ];
             let counters: Vec<(&str, u64)> = counters.iter().map(|(k, v)| (k.as_str(), *v)).collect();
-            self.store.accept_message(&m, Some((to, &recipient)), &counters)?;
+            self.store.accept_message(&m, Some((to, &recipient)), &counters, idem)?;
             self.phones[i].sent_today = sent;
             self.new_today.1 = new_count;
             let id = m.id;
@@ -212,6 +250,7 @@ impl Handler<Send> for TenantActor {
             match dispatch {
                 Dispatch::Phone(addr, id) => addr.do_send(phone::Enqueue(id)),
                 Dispatch::Test(addr, id) => addr.do_send(CompleteTest(id)),
+                Dispatch::None => {}
             }
             Ok(m)
         })
@@ -221,6 +260,8 @@ impl Handler<Send> for TenantActor {
 enum Dispatch {
     Phone(Addr<PhoneActor>, Ulid),
     Test(Addr<TenantActor>, Ulid),
+    /// An idempotent replay: already handed on the first time.
+    None,
 }
 
 /// Finish a test message: delivered, or failed for the magic numbers.

@@ -133,7 +133,7 @@ impl From<MessageRecord> for MessageView {
 }
 
 /// Checks a send body: `VALIDATION_ERROR` first, then `INVALID_PHONE_NUMBER`.
-fn validate(b: SendBody, test: bool) -> Result<SendRequest, ApiError> {
+fn validate(b: SendBody, test: bool, idempotency_key: Option<String>) -> Result<SendRequest, ApiError> {
     let chars = b.body.chars().count();
     if chars == 0 || chars > MAX_BODY_CHARS {
         return Err(ApiError::Validation(format!(
@@ -150,19 +150,36 @@ fn validate(b: SendBody, test: bool) -> Result<SendRequest, ApiError> {
         RequestedChannel::Auto => Channel::Auto,
         RequestedChannel::Imessage => Channel::Imessage,
     };
-    Ok(SendRequest { to, channel, body: b.body, test })
+    Ok(SendRequest { to, channel, body: b.body, test, idempotency_key })
 }
 
-/// Sends a text: 202 once it is on disk; a phone takes it from there.
+/// The `Idempotency-Key` header: 1–255 visible ASCII characters.
+fn idempotency_key(req: &actix_web::HttpRequest) -> Result<Option<String>, ApiError> {
+    let Some(v) = req.headers().get("idempotency-key") else { return Ok(None) };
+    let s =
+        v.to_str().ok().filter(|s| (1..=255).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_graphic()));
+    s.map(|s| Some(s.to_owned())).ok_or_else(|| {
+        ApiError::Validation("Idempotency-Key: must be 1 to 255 visible ASCII characters".into())
+    })
+}
+
+/// Sends a text: 202 once it is on disk; a phone takes it from there. With an `Idempotency-Key`
+/// header, a repeat of the same request within 24 h answers the first 202 and sends nothing.
 #[utoipa::path(post, path = "/v1/messages", tag = "messages", security(("api_key" = [])),
     request_body = SendBody,
     responses((status = 202, body = DataBody<Accepted>),
         (status = 400, description = "VALIDATION_ERROR, INVALID_PHONE_NUMBER, RECIPIENT_OPTED_OUT", body = ErrorBody),
+        (status = 409, description = "IDEMPOTENCY_KEY_REUSED", body = ErrorBody),
         (status = 429, description = "RATE_LIMIT_EXCEEDED, QUOTA_EXCEEDED, NEW_CONTACT_LIMIT", body = ErrorBody),
         (status = 503, description = "NO_PHONE_AVAILABLE", body = ErrorBody)))]
-pub async fn send(tenant: Tenant, body: Result<Json<SendBody>, ApiError>) -> Result<HttpResponse, ApiError> {
+pub async fn send(
+    tenant: Tenant,
+    http: actix_web::HttpRequest,
+    body: Result<Json<SendBody>, ApiError>,
+) -> Result<HttpResponse, ApiError> {
     let Json(body) = body?;
-    let req = validate(body, tenant.environment == pigeon_actors::storage::model::Environment::Test)?;
+    let key = idempotency_key(&http)?;
+    let req = validate(body, tenant.environment == pigeon_actors::storage::model::Environment::Test, key)?;
     let m = tenant.handle.send(req).await?;
     Ok(reply(
         StatusCode::ACCEPTED,

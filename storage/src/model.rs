@@ -397,3 +397,15 @@ pub struct RecipientRecord {
     /// Phone that served it last (sticky sender).
     pub last_phone: Option<Ulid>,
 }
+
+/// The first answer given to an `Idempotency-Key`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IdempotencyRecord {
+    /// SHA-256 (hex) of the request it answered.
+    pub fingerprint: String,
+    /// The message that request created.
+    pub message_id: Ulid,
+    /// When; keys are honoured for 24 hours.
+    #[serde(with = "crate::ts")]
+    pub created_at: DateTime<Utc>,
+}

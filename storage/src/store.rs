@@ -14,7 +14,9 @@ use sled::Transactional;
 use ulid::Ulid;
 
 use crate::commit::{CommitStats, Committer};
-use crate::model::{ApiKeyRecord, MessageRecord, PhoneRecord, RecipientRecord, TenantRecord};
+use crate::model::{
+    ApiKeyRecord, IdempotencyRecord, MessageRecord, PhoneRecord, RecipientRecord, TenantRecord,
+};
 use crate::StoreError;
 
 /// Handle to the store; cheap to clone, shared by the HTTP layer and every actor.
@@ -38,6 +40,7 @@ struct Inner {
     pending: sled::Tree,
     recipients: sled::Tree,
     optouts: sled::Tree,
+    idempotency: sled::Tree,
     committer: Committer,
 }
 
@@ -93,6 +96,7 @@ impl Store {
                 pending: tree("pending")?,
                 recipients: tree("recipients")?,
                 optouts: tree("optouts")?,
+                idempotency: tree("idempotency")?,
                 db,
                 committer,
             }),
@@ -352,11 +356,15 @@ impl Store {
         m: &MessageRecord,
         recipient: Option<(&str, &RecipientRecord)>,
         counters: &[(&str, u64)],
+        idempotency: Option<(&str, &IdempotencyRecord)>,
     ) -> Result<(), StoreError> {
         let i = &self.inner;
-        (&i.messages, &i.pending, &i.recipients, &i.counters)
-            .transaction(|(messages, pending, recipients, ctr)| {
+        (&i.messages, &i.pending, &i.recipients, &i.counters, &i.idempotency)
+            .transaction(|(messages, pending, recipients, ctr, idem)| {
                 tx_put_message(messages, pending, m)?;
+                if let Some((key, r)) = idempotency {
+                    idem.insert(tkey(m.tenant_id, key.as_bytes()), encode(r))?;
+                }
                 if let Some((number, r)) = recipient {
                     recipients.insert(tkey(m.tenant_id, number.as_bytes()), encode(r))?;
                 }
@@ -425,6 +433,15 @@ impl Store {
                 })
             })
             .collect()
+    }
+
+    /// The first answer given to an idempotency key of a tenant, if any.
+    pub fn idempotency(&self, tenant: Ulid, key: &str) -> Result<Option<IdempotencyRecord>, StoreError> {
+        self.inner
+            .idempotency
+            .get(tkey(tenant, key.as_bytes()))?
+            .map(|v| decode("idempotency", &v))
+            .transpose()
     }
 
     // ---- recipients and opt-outs ----
