@@ -14,11 +14,13 @@ pub struct Settings {
     pub webhook_allow_private: bool,
     /// HTTP worker threads; `None` is one per core.
     pub workers: Option<usize>,
+    /// Make the demo tenant (once) and allow private webhook URLs.
+    pub demo: bool,
 }
 
 impl Settings {
     /// Defaults for a data directory.
     pub fn new(data_dir: impl Into<PathBuf>) -> Self {
-        Self { data_dir: data_dir.into(), admin_token: None, webhook_allow_private: false, workers: None }
+        Self { data_dir: data_dir.into(), admin_token: None, webhook_allow_private: false, workers: None, demo: false }
     }
 }

@@ -9,6 +9,7 @@ use pigeon::clock::SystemClock;
 use pigeon::config::Settings;
 use pigeon::startup::Application;
 use pigeon::telemetry::{self, LogFormat};
+use pigeon_actors::Demo;
 
 #[derive(Parser)]
 #[command(name = "pigeon", version, about = "Multi-tenant messaging API and routing engine")]
@@ -37,6 +38,10 @@ struct ServeArgs {
     /// Allow webhook URLs that resolve to loopback, private or link-local addresses.
     #[arg(long, env = "PIGEON_WEBHOOK_ALLOW_PRIVATE")]
     webhook_allow_private: bool,
+    /// Also create, once, a demo tenant with two simulated phones, allow private webhook URLs,
+    /// and print its keys and a ready `curl` line.
+    #[arg(long, env = "PIGEON_DEMO")]
+    demo: bool,
     /// HTTP worker threads (default: one per core).
     #[arg(long, env = "PIGEON_WORKERS")]
     workers: Option<usize>,
@@ -72,13 +77,31 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
     let settings = Settings {
         data_dir: args.data_dir,
         admin_token: args.admin_token,
-        webhook_allow_private: args.webhook_allow_private,
+        webhook_allow_private: args.webhook_allow_private || args.demo,
         workers: args.workers,
+        demo: args.demo,
     };
     let app = Application::build(settings, listener, SystemClock::shared()).await?;
     if let Some(token) = app.generated_admin_token() {
         // Printed, never logged: the store keeps only its hash, so this is the one chance to copy it.
         println!("Operator token (shown once; only its hash is stored): {token}");
+    }
+    match app.demo() {
+        Some(Demo::Created { tenant, phones }) => {
+            let (id, live, test) = (&tenant.tenant.id, &tenant.live.key, &tenant.test.key);
+            println!("Demo tenant \"demo\" ({id}), scale plan, sim phones {}.", phones.join(" and "));
+            println!("  live key: {live}");
+            println!("  test key: {test}");
+            println!("Send a text (GET it a moment later to see it delivered):");
+            println!(
+                "  curl -s http://{addr}/v1/messages -H 'Authorization: Bearer {live}' \\\n    -H 'Content-Type: application/json' -d '{{\"to\": \"+14155550100\", \"body\": \"Hello from pigeon\"}}'"
+            );
+            println!("  curl -s http://{addr}/v1/messages/<message_id> -H 'Authorization: Bearer {live}'");
+        }
+        Some(Demo::Existing(id)) => {
+            println!("Demo tenant exists ({id}); its keys were shown when it was made (only hashes are kept).");
+        }
+        None => {}
     }
     println!("pigeon listening on http://{addr}");
     tracing::info!(%addr, "listening");

@@ -34,6 +34,7 @@ pub struct Application {
     server: Server,
     engine: Engine,
     generated_admin_token: Option<String>,
+    demo: Option<pigeon_actors::Demo>,
 }
 
 impl Application {
@@ -49,6 +50,7 @@ impl Application {
         let engine = Engine::start(store, clock, EngineConfig::default())?;
         let generated_admin_token = engine.ensure_admin_token(settings.admin_token.as_deref()).await?;
         engine.recover()?;
+        let demo = if settings.demo { Some(engine.ensure_demo().await?) } else { None };
         let port = listener.local_addr()?.port();
         crate::telemetry::metrics();
         let data = web::Data::new(engine.clone());
@@ -65,7 +67,7 @@ impl Application {
         if let Some(w) = settings.workers {
             server = server.workers(w.max(1));
         }
-        Ok(Self { port, server: server.run(), engine, generated_admin_token })
+        Ok(Self { port, server: server.run(), engine, generated_admin_token, demo })
     }
 
     /// The bound port.
@@ -86,6 +88,11 @@ impl Application {
     /// The operator token generated on a fresh store without a configured one: show it once.
     pub fn generated_admin_token(&self) -> Option<&str> {
         self.generated_admin_token.as_deref()
+    }
+
+    /// What `--demo` made or found.
+    pub fn demo(&self) -> Option<&pigeon_actors::Demo> {
+        self.demo.as_ref()
     }
 
     /// Serves until SIGTERM/SIGINT or [`ServerHandle::stop`]: stops accepting, lets in-flight

@@ -276,6 +276,23 @@ impl AgentHandle {
     }
 }
 
+/// Numbers of the demo tenant's sim phones.
+pub const DEMO_PHONES: [&str; 2] = ["+15550100001", "+15550100002"];
+
+/// What `serve --demo` found or made.
+#[derive(Debug, Clone)]
+pub enum Demo {
+    /// Made now: the keys can be shown.
+    Created {
+        /// The tenant and its keys.
+        tenant: Box<CreatedTenant>,
+        /// Its sim phones' numbers.
+        phones: Vec<String>,
+    },
+    /// Made on an earlier start; its keys were shown then.
+    Existing(Ulid),
+}
+
 /// Usage figures shown to the operator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Usage {
@@ -412,6 +429,25 @@ impl Engine {
         self.inner.store.create_tenant(&tenant, &[live.record.clone(), test.record.clone()])?;
         self.inner.store.commit().await?;
         Ok(CreatedTenant { tenant, live, test })
+    }
+
+    /// Makes the demo tenant (scale plan, two sim phones) unless an earlier start made it.
+    pub async fn ensure_demo(&self) -> Result<Demo, EngineError> {
+        if let Some(id) = self.inner.store.demo_tenant()? {
+            return Ok(Demo::Existing(id));
+        }
+        let created = self.create_tenant("demo".into(), Plan::Scale).await?;
+        let handle = self.tenant(created.tenant.id)?;
+        let mut phones = Vec::new();
+        for number in DEMO_PHONES {
+            let n = PhoneNumber::parse(number).expect("valid demo number");
+            let sim = SimSettings { latency_ms: 200, failure_rate: 0.0 };
+            handle.add_phone(n, 10_000, PhoneDriver::Sim, sim).await?;
+            phones.push(number.to_string());
+        }
+        self.inner.store.set_demo_tenant(created.tenant.id)?;
+        self.inner.store.commit().await?;
+        Ok(Demo::Created { tenant: Box::new(created), phones })
     }
 
     /// A tenant's record and usage, from the store (the actor writes through to it).

@@ -12,7 +12,7 @@ pub mod phone;
 mod tenant;
 
 pub use engine::{
-    Admitted, AgentHandle, CreatedTenant, Engine, EngineConfig, NewKey, RateInfo, TenantHandle, TenantPatch,
+    Admitted, AgentHandle, CreatedTenant, Demo, Engine, EngineConfig, NewKey, RateInfo, TenantHandle, TenantPatch,
     Usage,
 };
 pub use error::EngineError;

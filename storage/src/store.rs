@@ -48,6 +48,7 @@ struct Inner {
 /// constant time, by the engine after the lookup.
 const HASH_INDEX_LEN: usize = 32;
 const ADMIN_TOKEN_HASH: &[u8] = b"admin_token_sha256";
+const DEMO_TENANT: &[u8] = b"demo_tenant";
 
 fn tkey(tenant: Ulid, rest: &[u8]) -> Vec<u8> {
     let mut k = Vec::with_capacity(16 + rest.len());
@@ -141,6 +142,17 @@ impl Store {
     /// Replaces the operator token's hash. Follow with [`Store::commit`].
     pub fn set_admin_token_hash(&self, hash_hex: &str) -> Result<(), StoreError> {
         self.inner.meta.insert(ADMIN_TOKEN_HASH, hash_hex.as_bytes())?;
+        Ok(())
+    }
+
+    /// The demo tenant made by `serve --demo`, once.
+    pub fn demo_tenant(&self) -> Result<Option<Ulid>, StoreError> {
+        Ok(self.inner.meta.get(DEMO_TENANT)?.filter(|v| v.len() == 16).map(|v| ulid_at(&v)))
+    }
+
+    /// Marks the demo tenant as made. Follow with [`Store::commit`].
+    pub fn set_demo_tenant(&self, id: Ulid) -> Result<(), StoreError> {
+        self.inner.meta.insert(DEMO_TENANT, &id.to_bytes())?;
         Ok(())
     }
 
