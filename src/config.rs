@@ -21,6 +21,12 @@ pub struct Settings {
 impl Settings {
     /// Defaults for a data directory.
     pub fn new(data_dir: impl Into<PathBuf>) -> Self {
-        Self { data_dir: data_dir.into(), admin_token: None, webhook_allow_private: false, workers: None, demo: false }
+        Self {
+            data_dir: data_dir.into(),
+            admin_token: None,
+            webhook_allow_private: false,
+            workers: None,
+            demo: false,
+        }
     }
 }

@@ -69,6 +69,14 @@ impl FromRequest for Tenant {
     }
 }
 
+/// Runs a synchronous credential check on the bearer token (401 when there is none).
+fn with_bearer<T>(
+    req: &HttpRequest,
+    check: impl FnOnce(&Engine, &str) -> Result<T, ApiError>,
+) -> std::future::Ready<Result<T, ApiError>> {
+    std::future::ready(engine(req).and_then(|e| check(&e, &bearer(req).ok_or(ApiError::InvalidApiKey)?)))
+}
+
 /// Proof that the caller holds the operator token.
 pub struct Admin(pub Engine);
 
@@ -77,15 +85,9 @@ impl FromRequest for Admin {
     type Future = std::future::Ready<Result<Self, ApiError>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        std::future::ready((|| {
-            let engine = engine(req)?;
-            let token = bearer(req).ok_or(ApiError::InvalidApiKey)?;
-            if engine.is_admin(&token) {
-                Ok(Admin(engine))
-            } else {
-                Err(ApiError::InvalidApiKey)
-            }
-        })())
+        with_bearer(req, |engine, token| {
+            engine.is_admin(token).then(|| Admin(engine.clone())).ok_or(ApiError::InvalidApiKey)
+        })
     }
 }
 
@@ -97,11 +99,7 @@ impl FromRequest for Agent {
     type Future = std::future::Ready<Result<Self, ApiError>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        std::future::ready((|| {
-            let engine = engine(req)?;
-            let token = bearer(req).ok_or(ApiError::InvalidApiKey)?;
-            Ok(Agent(engine.agent(&token)?))
-        })())
+        with_bearer(req, |engine, token| Ok(Agent(engine.agent(token)?)))
     }
 }
 

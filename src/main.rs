@@ -99,7 +99,9 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
             println!("  curl -s http://{addr}/v1/messages/<message_id> -H 'Authorization: Bearer {live}'");
         }
         Some(Demo::Existing(id)) => {
-            println!("Demo tenant exists ({id}); its keys were shown when it was made (only hashes are kept).");
+            println!(
+                "Demo tenant exists ({id}); its keys were shown when it was made (only hashes are kept)."
+            );
         }
         None => {}
     }

@@ -555,7 +555,16 @@ impl Engine {
     /// Resumes what the store says is still owed: queued and leased messages go back to their
     /// phones, test messages complete. Call once at start-up.
     pub fn recover(&self) -> Result<usize, EngineError> {
-        let work = self.inner.store.pending()?;
+        let store = &self.inner.store;
+        let mut work = store.pending()?;
+        // Entries a crash left behind (message never written, or already finished) go.
+        work.retain(|w| match store.message(w.tenant_id, w.message_id) {
+            Ok(Some(m)) if m.status.is_pending() => true,
+            _ => {
+                let _ = store.drop_pending(w);
+                false
+            }
+        });
         let n = work.len();
         let mut by_phone: Vec<(Option<Ulid>, Ulid, Vec<Ulid>)> = Vec::new();
         for w in work {

@@ -12,8 +12,8 @@ pub mod phone;
 mod tenant;
 
 pub use engine::{
-    Admitted, AgentHandle, CreatedTenant, Demo, Engine, EngineConfig, NewKey, RateInfo, TenantHandle, TenantPatch,
-    Usage,
+    Admitted, AgentHandle, CreatedTenant, Demo, Engine, EngineConfig, NewKey, RateInfo, TenantHandle,
+    TenantPatch, Usage,
 };
 pub use error::EngineError;
 pub use messaging::{PhoneView, SendRequest};

@@ -127,11 +127,16 @@ async fn the_demo_prints_keys_and_a_curl_line_that_delivers() {
     let env = [("PIGEON_DEMO", "true")];
     let app = spawn_binary_with(&data, Some(ADMIN), &log, &env);
     let out = app.stdout.join("\n");
-    let live = out.lines().find_map(|l| l.trim().strip_prefix("live key: ")).expect("live key printed").to_owned();
+    let live =
+        out.lines().find_map(|l| l.trim().strip_prefix("live key: ")).expect("live key printed").to_owned();
     assert!(out.lines().any(|l| l.trim().starts_with("test key: svc_test_")), "{out}");
-    assert!(out.contains(&format!("curl -s {}/v1/messages -H 'Authorization: Bearer {live}'", app.base)), "{out}");
+    assert!(
+        out.contains(&format!("curl -s {}/v1/messages -H 'Authorization: Bearer {live}'", app.base)),
+        "{out}"
+    );
     // Run what the curl line sends.
-    let body = out.split("-d '").nth(1).and_then(|s| s.split('\'').next()).expect("a JSON body in the curl line");
+    let body =
+        out.split("-d '").nth(1).and_then(|s| s.split('\'').next()).expect("a JSON body in the curl line");
     let r = app.send(&live, serde_json::from_str(body).unwrap()).await.expect(202, None);
     app.wait_status(&live, r.data()["message_id"].as_str().unwrap(), "delivered").await;
     assert!(app.terminate().success());
