@@ -47,7 +47,9 @@ impl Application {
     ) -> Result<Self, StartError> {
         std::fs::create_dir_all(&settings.data_dir)?;
         let store = Store::open(&settings.data_dir)?;
-        let engine = Engine::start(store, clock, EngineConfig::default())?;
+        let config =
+            EngineConfig { webhook_allow_private: settings.webhook_allow_private, ..EngineConfig::default() };
+        let engine = Engine::start(store, clock, config)?;
         let generated_admin_token = engine.ensure_admin_token(settings.admin_token.as_deref()).await?;
         engine.recover()?;
         let demo = if settings.demo { Some(engine.ensure_demo().await?) } else { None };

@@ -51,6 +51,8 @@ impl Keyword {
 
 /// Test-key recipients with fixed outcomes, so integrators can exercise their failure paths.
 pub mod magic {
+    /// The `from` of test messages (no phone is involved).
+    pub const TEST_SENDER: &str = "+15005550000";
     /// Fails: the carrier rejected the message.
     pub const REJECTED: &str = "+15005550001";
     /// Fails: the number cannot receive texts.

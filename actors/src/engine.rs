@@ -19,7 +19,9 @@ use crate::messaging::{self as msg, PhoneView, SendRequest};
 use crate::phone::{self, Job, PhoneActor, PhoneLive};
 use crate::tenant::{self, TenantActor, CALLS};
 use crate::EngineError;
-use pigeon_storage::model::{Channel, MessageRecord, MessageStatus, PhoneDriver, SimSettings};
+use pigeon_storage::model::{
+    Channel, DeliveryRecord, MessageRecord, MessageStatus, PhoneDriver, SimSettings, WebhookRecord,
+};
 
 /// A running phone actor, findable by phone id (agent calls name only the phone).
 #[derive(Clone)]
@@ -32,16 +34,32 @@ pub(crate) struct PhoneEntry {
 /// Running phone actors by phone id; shared by the engine and the tenant actors that start them.
 pub(crate) type PhoneRegistry = Arc<RwLock<HashMap<Ulid, PhoneEntry>>>;
 
+/// Running webhook actors by webhook id.
+pub(crate) type WebhookRegistry = Arc<RwLock<HashMap<Ulid, Addr<crate::webhook::WebhookActor>>>>;
+
+/// What the engine shares with every tenant actor it starts.
+#[derive(Clone, Default)]
+pub(crate) struct Shared {
+    pub phones: PhoneRegistry,
+    pub webhooks: WebhookRegistry,
+    pub allow_private: bool,
+}
+
 /// Tuning of the engine.
 #[derive(Debug, Clone)]
 pub struct EngineConfig {
     /// Threads that run tenant actors.
     pub arbiters: usize,
+    /// Let webhooks reach loopback and private networks.
+    pub webhook_allow_private: bool,
 }
 
 impl Default for EngineConfig {
     fn default() -> Self {
-        Self { arbiters: std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 8) }
+        Self {
+            arbiters: std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 8),
+            webhook_allow_private: false,
+        }
     }
 }
 
@@ -238,6 +256,35 @@ impl TenantHandle {
     pub async fn remove_phone(&self, id: Ulid) -> Result<(), EngineError> {
         self.addr.send(msg::RemovePhone(id)).await?
     }
+
+    /// Registers a webhook (URL vetted by [`Engine::check_webhook_url`] first).
+    pub async fn create_webhook(
+        &self,
+        url: String,
+        events: Vec<String>,
+        secret: Option<String>,
+    ) -> Result<WebhookRecord, EngineError> {
+        self.addr.send(msg::CreateWebhook { url, events, secret }).await?
+    }
+
+    /// The tenant's webhooks, oldest first.
+    pub async fn webhooks(&self) -> Result<Vec<WebhookRecord>, EngineError> {
+        Ok(self.addr.send(msg::ListWebhooks).await?)
+    }
+
+    /// Deletes a webhook.
+    pub async fn delete_webhook(&self, id: Ulid) -> Result<(), EngineError> {
+        self.addr.send(msg::DeleteWebhook(id)).await?
+    }
+
+    /// Starts a new attempt cycle for a finished delivery.
+    pub async fn retry_delivery(
+        &self,
+        webhook_id: Ulid,
+        delivery_id: Ulid,
+    ) -> Result<DeliveryRecord, EngineError> {
+        self.addr.send(msg::RetryDelivery { webhook_id, delivery_id }).await?
+    }
 }
 
 /// A phone agent, authenticated by its token.
@@ -315,7 +362,7 @@ struct Inner {
     handles: Vec<ArbiterHandle>,
     next: AtomicUsize,
     tenants: RwLock<HashMap<Ulid, Addr<TenantActor>>>,
-    phones: PhoneRegistry,
+    shared: Shared,
     admin_hash: RwLock<Option<String>>,
 }
 
@@ -327,6 +374,8 @@ pub(crate) const NEW_CONTACTS: &str = "new_contacts:";
 impl Engine {
     /// Starts the engine's arbiters. Must run inside an actix `System`.
     pub fn start(store: Store, clock: SharedClock, config: EngineConfig) -> Result<Self, EngineError> {
+        // awc's TLS client needs a process-wide crypto provider; a second install is harmless.
+        let _ = rustls::crypto::ring::default_provider().install_default();
         let arbiters: Vec<Arbiter> = (0..config.arbiters.max(1)).map(|_| Arbiter::new()).collect();
         let handles = arbiters.iter().map(Arbiter::handle).collect();
         let admin_hash = store.admin_token_hash()?;
@@ -338,7 +387,7 @@ impl Engine {
                 handles,
                 next: AtomicUsize::new(0),
                 tenants: RwLock::new(HashMap::new()),
-                phones: PhoneRegistry::default(),
+                shared: Shared { allow_private: config.webhook_allow_private, ..Shared::default() },
                 admin_hash: RwLock::new(admin_hash),
             }),
         })
@@ -514,7 +563,7 @@ impl Engine {
             self.inner.store.clone(),
             self.inner.clock.clone(),
             record,
-            self.inner.phones.clone(),
+            &self.inner.shared,
             arbiter,
         )?;
         let addr = TenantActor::start_in_arbiter(arbiter, move |_| actor);
@@ -541,10 +590,22 @@ impl Engine {
             return Err(EngineError::InvalidApiKey);
         }
         let tenant = self.addr(tenant_id)?;
-        let entry =
-            self.inner.phones.read().unwrap().get(&phone_id).cloned().ok_or(EngineError::InvalidApiKey)?;
+        let entry = self
+            .inner
+            .shared
+            .phones
+            .read()
+            .unwrap()
+            .get(&phone_id)
+            .cloned()
+            .ok_or(EngineError::InvalidApiKey)?;
         entry.live.polled(self.inner.clock.now().timestamp_millis());
         Ok(AgentHandle { phone_id, entry, tenant })
+    }
+
+    /// Vets a webhook URL for registration (scheme, host, and private addresses unless allowed).
+    pub async fn check_webhook_url(&self, url: &str) -> Result<(), EngineError> {
+        crate::webhook::check_url(url, self.inner.shared.allow_private).await.map_err(EngineError::Validation)
     }
 
     /// One message of a tenant, straight from the store.
@@ -583,16 +644,32 @@ impl Engine {
             };
             match phone_id {
                 None => ids.into_iter().for_each(|id| tenant.do_send(msg::CompleteTest(id))),
-                Some(p) => match self.inner.phones.read().unwrap().get(&p) {
+                Some(p) => match self.inner.shared.phones.read().unwrap().get(&p) {
                     Some(entry) => entry.addr.do_send(phone::Recover(ids)),
                     None => tracing::error!(phone_id = %p, "pending messages of a missing phone"),
                 },
             }
         }
-        if n > 0 {
-            tracing::info!(messages = n, "resumed pending work");
+        let mut deliveries: Vec<(Ulid, Ulid, Vec<Ulid>)> = Vec::new();
+        for (tenant, webhook, id) in store.due_deliveries()? {
+            match deliveries.last_mut() {
+                Some((_, w, ids)) if *w == webhook => ids.push(id),
+                _ => deliveries.push((tenant, webhook, vec![id])),
+            }
         }
-        Ok(n)
+        let d: usize = deliveries.iter().map(|(_, _, ids)| ids.len()).sum();
+        for (tenant, webhook, ids) in deliveries {
+            if self.addr(tenant).is_err() {
+                continue;
+            }
+            if let Some(addr) = self.inner.shared.webhooks.read().unwrap().get(&webhook) {
+                addr.do_send(crate::webhook::Resume(ids));
+            }
+        }
+        if n + d > 0 {
+            tracing::info!(messages = n, webhook_deliveries = d, "resumed pending work");
+        }
+        Ok(n + d)
     }
 
     /// Stops the actors (they write back what they hold), then flushes the store. Call last.

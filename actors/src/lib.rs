@@ -10,6 +10,7 @@ mod error;
 mod messaging;
 pub mod phone;
 mod tenant;
+pub mod webhook;
 
 pub use engine::{
     Admitted, AgentHandle, CreatedTenant, Demo, Engine, EngineConfig, NewKey, RateInfo, TenantHandle,

@@ -8,7 +8,7 @@ use actix::prelude::*;
 use chrono::{DateTime, NaiveDate, Utc};
 use pigeon_storage::model::{
     Channel, Direction, IdempotencyRecord, MessageRecord, MessageStatus, PhoneDriver, PhoneRecord,
-    RecipientRecord, SimSettings,
+    RecipientRecord, SimSettings, WebhookRecord,
 };
 use pigeon_storage::Store;
 use ulid::Ulid;
@@ -18,6 +18,7 @@ use crate::domain::{magic, Keyword, PhoneNumber};
 use crate::engine::{PhoneEntry, PhoneRegistry, NEW_CONTACTS};
 use crate::phone::{self, PhoneActor, PhoneLive};
 use crate::tenant::TenantActor;
+use crate::webhook::{self, Subscribers, WebhookActor};
 use crate::{credentials, EngineError};
 
 /// A phone as the tenant actor sees it: the record, today's use, and its actor.
@@ -40,12 +41,13 @@ impl PhoneSlot {
         clock: &SharedClock,
         rec: PhoneRecord,
         registry: &PhoneRegistry,
+        subs: &Subscribers,
         arbiter: &ArbiterHandle,
     ) -> Result<Self, EngineError> {
         let day = clock.now().date_naive();
         let sent_today = store.counter(rec.tenant_id, &sent_counter(rec.id, day))? as u32;
         let live = PhoneLive::new(&rec);
-        let actor = PhoneActor::new(store.clone(), clock.clone(), &rec, live.clone());
+        let actor = PhoneActor::new(store.clone(), clock.clone(), &rec, live.clone(), subs.clone());
         let addr = PhoneActor::start_in_arbiter(arbiter, move |_| actor);
         registry
             .write()
@@ -207,6 +209,7 @@ impl Handler<Send> for TenantActor {
             let idem = idem.as_ref().map(|(k, r)| (*k, r));
             if req.test {
                 // Test keys: no phone, no capacity, no new-contact allowance.
+                m.from = Some(magic::TEST_SENDER.to_owned());
                 self.store.accept_message(&m, None, &[], idem)?;
                 let id = m.id;
                 return Ok((m, self.store.commit(), Dispatch::Test(me, id)));
@@ -297,7 +300,7 @@ impl Handler<CompleteTest> for TenantActor {
                 Channel::Sms
             });
         }
-        if let Err(e) = self.store.put_message(&m) {
+        if let Err(e) = webhook::write_with_events(&self.store, &self.subs, &m, now) {
             tracing::error!(error = %e, message_id = %m.id, "cannot complete test message");
         }
     }
@@ -392,7 +395,7 @@ impl Handler<Inbound> for TenantActor {
                 Some(Keyword::OptIn) => self.store.set_opted_out(self.tenant.id, msg.from.as_str(), false)?,
                 None => {}
             }
-            self.store.put_message(&m)?;
+            webhook::write_with_events(&self.store, &self.subs, &m, now)?;
             Ok::<_, EngineError>((m, self.store.commit()))
         })();
         Box::pin(async move {
@@ -442,7 +445,8 @@ impl Handler<AddPhone> for TenantActor {
             };
             self.store.put_phone(&rec)?;
             let arbiter = Arbiter::current();
-            let mut slot = PhoneSlot::start(&self.store, &self.clock, rec, &self.registry, &arbiter)?;
+            let mut slot =
+                PhoneSlot::start(&self.store, &self.clock, rec, &self.registry, &self.subs, &arbiter)?;
             let view = slot.view(now);
             self.phones.push(slot);
             Ok((view, token, self.store.commit()))
@@ -535,5 +539,113 @@ impl Handler<RemovePhone> for TenantActor {
             Ok::<_, EngineError>(self.store.commit())
         })();
         Box::pin(async move { Ok(res?.await?) })
+    }
+}
+
+/// Most webhooks per tenant.
+pub(crate) const MAX_WEBHOOKS: usize = 10;
+
+/// Register a webhook endpoint (its URL already vetted).
+#[derive(Message)]
+#[rtype(result = "Result<WebhookRecord, EngineError>")]
+pub(crate) struct CreateWebhook {
+    pub url: String,
+    pub events: Vec<String>,
+    pub secret: Option<String>,
+}
+
+impl TenantActor {
+    /// Starts an endpoint's actor and makes it known to the phones and the engine.
+    pub(crate) fn start_webhook(&self, w: WebhookRecord, arbiter: &ArbiterHandle) -> Addr<WebhookActor> {
+        let (store, clock, hook, allow) =
+            (self.store.clone(), self.clock.clone(), w.clone(), self.allow_private);
+        // Built on its arbiter: the HTTP client it holds is not Send.
+        let addr =
+            WebhookActor::start_in_arbiter(arbiter, move |_| WebhookActor::new(store, clock, hook, allow));
+        self.webhook_registry.write().unwrap().insert(w.id, addr.clone());
+        self.subs.add(w, addr.clone());
+        addr
+    }
+}
+
+impl Handler<CreateWebhook> for TenantActor {
+    type Result = ResponseFuture<Result<WebhookRecord, EngineError>>;
+
+    fn handle(&mut self, msg: CreateWebhook, _: &mut Self::Context) -> Self::Result {
+        let res = (|| {
+            if self.subs.list().len() >= MAX_WEBHOOKS {
+                return Err(EngineError::Validation(format!(
+                    "url: the tenant already has {MAX_WEBHOOKS} webhooks, the most allowed; delete one first"
+                )));
+            }
+            let w = WebhookRecord {
+                id: pigeon_storage::model::new_id(),
+                tenant_id: self.tenant.id,
+                url: msg.url,
+                events: msg.events,
+                secret: msg.secret.unwrap_or_else(|| credentials::generate("whsec_")),
+                created_at: self.clock.now(),
+            };
+            self.store.put_webhook(&w)?;
+            self.start_webhook(w.clone(), &Arbiter::current());
+            Ok((w, self.store.commit()))
+        })();
+        Box::pin(async move {
+            let (w, commit) = res?;
+            commit.await?;
+            Ok(w)
+        })
+    }
+}
+
+/// The tenant's webhooks, oldest first.
+#[derive(Message)]
+#[rtype(result = "Vec<WebhookRecord>")]
+pub(crate) struct ListWebhooks;
+
+impl Handler<ListWebhooks> for TenantActor {
+    type Result = MessageResult<ListWebhooks>;
+    fn handle(&mut self, _: ListWebhooks, _: &mut Self::Context) -> Self::Result {
+        MessageResult(self.subs.list())
+    }
+}
+
+/// Delete a webhook: no more deliveries to it (pending ones stop).
+#[derive(Message)]
+#[rtype(result = "Result<(), EngineError>")]
+pub(crate) struct DeleteWebhook(pub Ulid);
+
+impl Handler<DeleteWebhook> for TenantActor {
+    type Result = ResponseFuture<Result<(), EngineError>>;
+
+    fn handle(&mut self, msg: DeleteWebhook, _: &mut Self::Context) -> Self::Result {
+        let res = (|| {
+            let (w, addr) = self.subs.remove(msg.0).ok_or(EngineError::NotFound("webhook"))?;
+            self.webhook_registry.write().unwrap().remove(&w.id);
+            addr.do_send(webhook::Stop);
+            self.store.delete_webhook(&w)?;
+            Ok::<_, EngineError>(self.store.commit())
+        })();
+        Box::pin(async move { Ok(res?.await?) })
+    }
+}
+
+/// Start a new cycle of attempts for a finished delivery.
+#[derive(Message)]
+#[rtype(result = "Result<pigeon_storage::model::DeliveryRecord, EngineError>")]
+pub(crate) struct RetryDelivery {
+    pub webhook_id: Ulid,
+    pub delivery_id: Ulid,
+}
+
+impl Handler<RetryDelivery> for TenantActor {
+    type Result = ResponseFuture<Result<pigeon_storage::model::DeliveryRecord, EngineError>>;
+
+    fn handle(&mut self, msg: RetryDelivery, _: &mut Self::Context) -> Self::Result {
+        let addr = self.subs.addr(msg.webhook_id);
+        Box::pin(async move {
+            let addr = addr.ok_or(EngineError::NotFound("webhook"))?;
+            addr.send(webhook::Retry(msg.delivery_id)).await?
+        })
     }
 }

@@ -94,10 +94,18 @@ pub(crate) struct PhoneActor {
     waiters: Vec<oneshot::Sender<Vec<Job>>>,
     /// Set once the phone is deleted: nothing more is dispatched.
     retired: bool,
+    /// The tenant's webhooks, for the events its messages' fates make.
+    subs: crate::webhook::Subscribers,
 }
 
 impl PhoneActor {
-    pub(crate) fn new(store: Store, clock: SharedClock, rec: &PhoneRecord, live: Arc<PhoneLive>) -> Self {
+    pub(crate) fn new(
+        store: Store,
+        clock: SharedClock,
+        rec: &PhoneRecord,
+        live: Arc<PhoneLive>,
+        subs: crate::webhook::Subscribers,
+    ) -> Self {
         Self {
             store,
             clock,
@@ -110,6 +118,7 @@ impl PhoneActor {
             leases: HashMap::new(),
             waiters: Vec::new(),
             retired: false,
+            subs,
         }
     }
 
@@ -123,8 +132,9 @@ impl PhoneActor {
         }
     }
 
+    /// Writes a message's new state, with the webhook deliveries a final state makes.
     fn save(&self, m: &MessageRecord) {
-        if let Err(e) = self.store.put_message(m) {
+        if let Err(e) = crate::webhook::write_with_events(&self.store, &self.subs, m, self.clock.now()) {
             tracing::error!(error = %e, message_id = %m.id, "cannot write message");
         }
     }
@@ -455,7 +465,7 @@ impl Handler<Report> for PhoneActor {
                     fail(&mut m, now, "DELIVERY_FAILED", &reason);
                 }
             }
-            self.store.put_message(&m)?;
+            crate::webhook::write_with_events(&self.store, &self.subs, &m, now)?;
             Ok(Some((m, self.store.commit())))
         })();
         let id = r.message_id;

@@ -49,6 +49,10 @@ pub(crate) struct TenantActor {
     /// First-time recipients counted today: (UTC day, count).
     pub(crate) new_today: (chrono::NaiveDate, u64),
     pub(crate) registry: crate::engine::PhoneRegistry,
+    /// The tenant's webhooks and their actors.
+    pub(crate) subs: crate::webhook::Subscribers,
+    pub(crate) webhook_registry: crate::engine::WebhookRegistry,
+    pub(crate) allow_private: bool,
 }
 
 fn limiter(rec: &ApiKeyRecord, plan: Plan, clock: &SharedClock) -> Option<Limiter> {
@@ -64,9 +68,11 @@ impl TenantActor {
         store: Store,
         clock: SharedClock,
         tenant: TenantRecord,
-        registry: crate::engine::PhoneRegistry,
+        shared: &crate::engine::Shared,
         arbiter: &ArbiterHandle,
     ) -> Result<Self, EngineError> {
+        let registry = shared.phones.clone();
+        let subs = crate::webhook::Subscribers::default();
         let month = month_key(clock.now());
         let today = clock.now().date_naive();
         let new_today =
@@ -74,8 +80,9 @@ impl TenantActor {
         let phones = store
             .phones_of(tenant.id)?
             .into_iter()
-            .map(|rec| crate::messaging::PhoneSlot::start(&store, &clock, rec, &registry, arbiter))
+            .map(|rec| crate::messaging::PhoneSlot::start(&store, &clock, rec, &registry, &subs, arbiter))
             .collect::<Result<_, _>>()?;
+        let webhooks = store.webhooks_of(tenant.id)?;
         let calls = store.counter(tenant.id, &format!("{CALLS}{month}"))?;
         let keys = store
             .keys_of(tenant.id)?
@@ -86,7 +93,24 @@ impl TenantActor {
                 (rec.id, KeyState { rec, limiter, dirty: false })
             })
             .collect();
-        Ok(Self { store, clock, tenant, keys, month, calls, phones, new_today, registry })
+        let me = Self {
+            store,
+            clock,
+            tenant,
+            keys,
+            month,
+            calls,
+            phones,
+            new_today,
+            registry,
+            subs,
+            webhook_registry: shared.webhooks.clone(),
+            allow_private: shared.allow_private,
+        };
+        for w in webhooks {
+            me.start_webhook(w, arbiter);
+        }
+        Ok(me)
     }
 
     /// Counts one live call against the month, refusing when the month is used up.

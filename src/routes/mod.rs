@@ -15,6 +15,7 @@ pub mod health;
 pub mod keys;
 pub mod messages;
 pub mod phones;
+pub mod webhooks;
 
 macro_rules! routes {
     ($($method:ident $path:literal => $handler:path;)*) => {
@@ -70,6 +71,11 @@ routes! {
     GET "/phone/v1/jobs" => phones::jobs;
     POST "/phone/v1/messages/{id}/status" => phones::status;
     POST "/phone/v1/inbound" => phones::inbound;
+    POST "/v1/webhooks" => webhooks::create;
+    GET "/v1/webhooks" => webhooks::list;
+    DELETE "/v1/webhooks/{id}" => webhooks::delete;
+    GET "/v1/webhooks/{id}/deliveries" => webhooks::deliveries;
+    POST "/v1/webhooks/{id}/deliveries/{delivery_id}/retry" => webhooks::retry;
 }
 
 fn add(table: &mut Vec<(&'static str, Resource)>, path: &'static str, route: Route) {

@@ -15,7 +15,8 @@ use ulid::Ulid;
 
 use crate::commit::{CommitStats, Committer};
 use crate::model::{
-    ApiKeyRecord, IdempotencyRecord, MessageRecord, PhoneRecord, RecipientRecord, TenantRecord,
+    ApiKeyRecord, DeliveryRecord, DeliveryState, IdempotencyRecord, MessageRecord, PhoneRecord,
+    RecipientRecord, TenantRecord, WebhookRecord,
 };
 use crate::StoreError;
 
@@ -41,6 +42,9 @@ struct Inner {
     recipients: sled::Tree,
     optouts: sled::Tree,
     idempotency: sled::Tree,
+    webhooks: sled::Tree,
+    deliveries: sled::Tree,
+    due: sled::Tree,
     committer: Committer,
 }
 
@@ -98,6 +102,9 @@ impl Store {
                 recipients: tree("recipients")?,
                 optouts: tree("optouts")?,
                 idempotency: tree("idempotency")?,
+                webhooks: tree("webhooks")?,
+                deliveries: tree("deliveries")?,
+                due: tree("due")?,
                 db,
                 committer,
             }),
@@ -461,6 +468,94 @@ impl Store {
             .get(tkey(tenant, key.as_bytes()))?
             .map(|v| decode("idempotency", &v))
             .transpose()
+    }
+
+    // ---- webhooks ----
+
+    /// Writes a webhook. Follow with [`Store::commit`].
+    pub fn put_webhook(&self, w: &WebhookRecord) -> Result<(), StoreError> {
+        self.inner.webhooks.insert(tkey(w.tenant_id, &w.id.to_bytes()), encode(w))?;
+        Ok(())
+    }
+
+    /// Removes a webhook; its delivery log stays readable until the tenant's data goes.
+    pub fn delete_webhook(&self, w: &WebhookRecord) -> Result<(), StoreError> {
+        self.inner.webhooks.remove(tkey(w.tenant_id, &w.id.to_bytes()))?;
+        for k in self.inner.due.scan_prefix(w.id.to_bytes()).keys() {
+            self.inner.due.remove(k?)?;
+        }
+        Ok(())
+    }
+
+    /// A tenant's webhooks in creation order.
+    pub fn webhooks_of(&self, tenant: Ulid) -> Result<Vec<WebhookRecord>, StoreError> {
+        self.inner.webhooks.scan_prefix(tenant.to_bytes()).map(|kv| decode("webhooks", &kv?.1)).collect()
+    }
+
+    /// Writes a delivery; the `due` index follows its state. Written before the state change that
+    /// caused it (the outbox rule), so a recorded change always has its deliveries.
+    pub fn put_delivery(&self, d: &DeliveryRecord) -> Result<(), StoreError> {
+        let mut k = tkey(d.tenant_id, &d.webhook_id.to_bytes());
+        k.extend_from_slice(&d.id.to_bytes());
+        self.inner.deliveries.insert(k, encode(d))?;
+        let mut due = d.webhook_id.to_bytes().to_vec();
+        due.extend_from_slice(&d.id.to_bytes());
+        if d.state == DeliveryState::Pending {
+            self.inner.due.insert(due, &d.tenant_id.to_bytes())?;
+        } else {
+            self.inner.due.remove(due)?;
+        }
+        Ok(())
+    }
+
+    /// One delivery of a tenant's webhook.
+    pub fn delivery(
+        &self,
+        tenant: Ulid,
+        webhook: Ulid,
+        id: Ulid,
+    ) -> Result<Option<DeliveryRecord>, StoreError> {
+        let mut k = tkey(tenant, &webhook.to_bytes());
+        k.extend_from_slice(&id.to_bytes());
+        self.inner.deliveries.get(k)?.map(|v| decode("deliveries", &v)).transpose()
+    }
+
+    /// A webhook's deliveries, oldest first, after `after`.
+    pub fn deliveries(
+        &self,
+        tenant: Ulid,
+        webhook: Ulid,
+        after: Option<Ulid>,
+        limit: usize,
+    ) -> Result<Vec<DeliveryRecord>, StoreError> {
+        let prefix = tkey(tenant, &webhook.to_bytes());
+        let start = match after {
+            Some(a) => {
+                let mut k = prefix.clone();
+                k.extend_from_slice(&a.to_bytes());
+                Bound::Excluded(k)
+            }
+            None => Bound::Included(prefix.clone()),
+        };
+        self.inner
+            .deliveries
+            .range::<Vec<u8>, _>((start, Bound::Unbounded))
+            .take_while(|kv| kv.as_ref().map_or(true, |(k, _)| k.starts_with(&prefix)))
+            .take(limit)
+            .map(|kv| decode("deliveries", &kv?.1))
+            .collect()
+    }
+
+    /// Every pending delivery as `(tenant, webhook, delivery)`, webhook by webhook, oldest first.
+    pub fn due_deliveries(&self) -> Result<Vec<(Ulid, Ulid, Ulid)>, StoreError> {
+        self.inner
+            .due
+            .iter()
+            .map(|kv| {
+                let (k, v) = kv?;
+                Ok((ulid_at(&v), ulid_at(&k), ulid_at(&k[16..])))
+            })
+            .collect()
     }
 
     // ---- recipients and opt-outs ----

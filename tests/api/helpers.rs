@@ -247,16 +247,21 @@ impl std::ops::Deref for TestApp {
     }
 }
 
-/// Starts at 2026-11-22 12:00 UTC.
+/// Starts at 2026-11-22 12:00 UTC; webhooks may reach loopback (the test receivers live there).
 pub async fn spawn_app() -> TestApp {
     spawn_app_at("2026-11-22T12:00:00Z").await
 }
 
 pub async fn spawn_app_at(at: &str) -> TestApp {
+    spawn_app_with(at, true).await
+}
+
+pub async fn spawn_app_with(at: &str, allow_private: bool) -> TestApp {
     let dir = tempfile::tempdir().unwrap();
     let clock = ManualClock::new(at.parse().unwrap());
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let mut settings = Settings::new(dir.path());
+    settings.webhook_allow_private = allow_private;
     settings.admin_token = Some(ADMIN.into());
     settings.workers = Some(1);
     let app = Application::build(settings, listener, clock.clone()).await.expect("app builds");
@@ -345,4 +350,87 @@ impl Drop for Binary {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// A request a receiver got.
+#[derive(Debug, Clone)]
+pub struct Hit {
+    pub headers: std::collections::HashMap<String, String>,
+    pub body: Vec<u8>,
+}
+
+impl Hit {
+    pub fn json(&self) -> Value {
+        serde_json::from_slice(&self.body).expect("webhook bodies are JSON")
+    }
+}
+
+/// A local webhook endpoint that records what it gets and answers the status it is told.
+pub struct Receiver {
+    pub url: String,
+    pub hits: Arc<std::sync::Mutex<Vec<Hit>>>,
+    pub status: Arc<std::sync::atomic::AtomicU16>,
+}
+
+impl Receiver {
+    pub fn set_status(&self, s: u16) {
+        self.status.store(s, std::sync::atomic::Ordering::SeqCst);
+    }
+    pub fn hits(&self) -> Vec<Hit> {
+        self.hits.lock().unwrap().clone()
+    }
+    /// Waits (up to 5 s) until at least `n` requests arrived.
+    pub async fn wait_for(&self, n: usize) -> Vec<Hit> {
+        for _ in 0..100 {
+            let h = self.hits();
+            if h.len() >= n {
+                return h;
+            }
+            actix_web::rt::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("receiver got {} requests, expected {n}", self.hits().len());
+    }
+}
+
+pub async fn spawn_receiver() -> Receiver {
+    spawn_receiver_on(TcpListener::bind("127.0.0.1:0").unwrap())
+}
+
+pub fn spawn_receiver_on(listener: TcpListener) -> Receiver {
+    use actix_web::{web, App, HttpRequest, HttpResponse, HttpServer};
+    let port = listener.local_addr().unwrap().port();
+    let hits: Arc<std::sync::Mutex<Vec<Hit>>> = Arc::default();
+    let status = Arc::new(std::sync::atomic::AtomicU16::new(200));
+    let (h, s) = (hits.clone(), status.clone());
+    let server = HttpServer::new(move || {
+        let (h, s) = (h.clone(), s.clone());
+        App::new().default_service(web::to(move |req: HttpRequest, body: web::Bytes| {
+            let (h, s) = (h.clone(), s.clone());
+            async move {
+                let headers = req
+                    .headers()
+                    .iter()
+                    .map(|(k, v)| (k.as_str().to_owned(), v.to_str().unwrap_or("").to_owned()))
+                    .collect();
+                h.lock().unwrap().push(Hit { headers, body: body.to_vec() });
+                let code = s.load(std::sync::atomic::Ordering::SeqCst);
+                HttpResponse::build(actix_web::http::StatusCode::from_u16(code).unwrap())
+                    .body("receiver says hi")
+            }
+        }))
+    })
+    .workers(1)
+    .listen(listener)
+    .unwrap()
+    .run();
+    actix_web::rt::spawn(server);
+    Receiver { url: format!("http://127.0.0.1:{port}/hooks"), hits, status }
+}
+
+/// The signature a receiver computes on its own: HMAC-SHA256 of the raw body, lowercase hex.
+pub fn expected_signature(secret: &str, body: &[u8]) -> String {
+    use hmac::{KeyInit, Mac};
+    let mut mac = hmac::Hmac::<sha2::Sha256>::new_from_slice(secret.as_bytes()).unwrap();
+    mac.update(body);
+    format!("sha256={}", hex::encode(mac.finalize().into_bytes()))
 }

@@ -12,3 +12,4 @@ mod limits;
 mod messages;
 mod operator;
 mod process;
+mod webhooks;

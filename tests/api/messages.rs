@@ -173,7 +173,7 @@ async fn test_keys_never_reach_a_phone_and_magic_numbers_fail() {
     let id = app.send_ok(&t.test, "+14155550100").await;
     let m = app.wait_status(&t.test, &id, "delivered").await;
     assert_eq!(m["test"], true);
-    assert_eq!(m["from"], Value::Null);
+    assert_eq!(m["from"], "+15005550000", "the documented test sender");
     let r = app.send(&t.test, json!({"to": "+15005550001", "body": "x"})).await.expect(202, None);
     let m = app.wait_status(&t.test, r.data()["message_id"].as_str().unwrap(), "failed").await;
     assert_eq!(m["error_code"], "DELIVERY_FAILED");

@@ -1,0 +1,367 @@
+//! Webhooks: registration, signed payloads, only subscribed events, the 2/4/8 s retry schedule
+//! (by the manual clock), the delivery log, manual retries, SSRF refusal, and kill -9 between
+//! attempts.
+
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+use crate::helpers::*;
+
+async fn register(app: &Api, key: &str, url: &str, events: Value) -> Value {
+    let r = app.call("POST", "/v1/webhooks", Some(key), Some(json!({"url": url, "events": events}))).await;
+    r.expect(201, None).data().clone()
+}
+
+#[actix_web::test]
+async fn registration_list_and_delete() {
+    let app = spawn_app().await;
+    let t = app.create_tenant("starter").await;
+    let rx = spawn_receiver().await;
+    let w = register(&app, &t.live, &rx.url, json!(["message.delivered", "message.failed"])).await;
+    let secret = w["secret"].as_str().unwrap();
+    assert!(secret.starts_with("whsec_") && secret.len() == 38, "{secret}");
+    assert_eq!(w["url"], rx.url.as_str());
+    assert_eq!(w["events"], json!(["message.delivered", "message.failed"]));
+    assert!(w["created_at"].is_string());
+
+    let r = app
+        .call(
+            "POST",
+            "/v1/webhooks",
+            Some(&t.live),
+            Some(json!({"url": rx.url, "events": ["message.received"], "secret": "my-own-secret-1234"})),
+        )
+        .await
+        .expect(201, None);
+    assert_eq!(r.data()["secret"], "my-own-secret-1234");
+
+    let list = app.call("GET", "/v1/webhooks", Some(&t.live), None).await.expect(200, None);
+    let items = list.data().as_array().unwrap();
+    assert_eq!(items.len(), 2);
+    assert_eq!(items[0]["secret_hint"], format!("...{}", &secret[secret.len() - 4..]));
+    assert!(items[0].get("secret").is_none());
+    assert!(!list.body.to_string().contains(secret));
+
+    for (body, field) in [
+        (json!({"url": "ftp://x.example/h", "events": ["message.failed"]}), "url"),
+        (json!({"url": "not a url", "events": ["message.failed"]}), "url"),
+        (json!({"url": rx.url, "events": []}), "events"),
+        (json!({"url": rx.url, "events": ["message.sent"]}), "events"),
+        (json!({"url": rx.url}), "events"),
+        (json!({"events": ["message.failed"]}), "url"),
+        (json!({"url": rx.url, "events": ["message.failed"], "secret": "short"}), "secret"),
+        (json!({"url": rx.url, "events": ["message.failed"], "extra": 1}), "extra"),
+    ] {
+        let r = app
+            .call("POST", "/v1/webhooks", Some(&t.live), Some(body.clone()))
+            .await
+            .expect(400, Some("VALIDATION_ERROR"));
+        assert!(r.body["error"].as_str().unwrap().contains(field), "{body}: {}", r.body);
+    }
+    // At most 10.
+    for _ in 2..10 {
+        register(&app, &t.live, &rx.url, json!(["message.failed"])).await;
+    }
+    app.call(
+        "POST",
+        "/v1/webhooks",
+        Some(&t.live),
+        Some(json!({"url": rx.url, "events": ["message.failed"]})),
+    )
+    .await
+    .expect(400, Some("VALIDATION_ERROR"));
+
+    let id = w["id"].as_str().unwrap();
+    let other = app.create_tenant("starter").await;
+    app.call("DELETE", &format!("/v1/webhooks/{id}"), Some(&other.live), None)
+        .await
+        .expect(404, Some("NOT_FOUND"));
+    app.call("GET", &format!("/v1/webhooks/{id}/deliveries"), Some(&other.live), None)
+        .await
+        .expect(404, Some("NOT_FOUND"));
+    let r = app.call("DELETE", &format!("/v1/webhooks/{id}"), Some(&t.live), None).await.expect(200, None);
+    assert_eq!(r.data(), &json!({"id": id, "deleted": true}));
+    app.call("DELETE", &format!("/v1/webhooks/{id}"), Some(&t.live), None)
+        .await
+        .expect(404, Some("NOT_FOUND"));
+}
+
+#[actix_web::test]
+async fn private_urls_are_refused_by_default() {
+    let app = spawn_app_with("2026-11-22T12:00:00Z", false).await;
+    let t = app.create_tenant("starter").await;
+    for url in [
+        "http://127.0.0.1:8080/h",
+        "http://localhost/h",
+        "http://10.0.0.1/h",
+        "http://192.168.1.10/h",
+        "http://169.254.169.254/latest/meta-data",
+        "http://100.64.0.1/h",
+        "http://[::1]/h",
+        "http://[::ffff:127.0.0.1]/h",
+        "http://[fd00::1]/h",
+        "http://0.0.0.0/h",
+    ] {
+        let r = app
+            .call(
+                "POST",
+                "/v1/webhooks",
+                Some(&t.live),
+                Some(json!({"url": url, "events": ["message.failed"]})),
+            )
+            .await
+            .expect(400, Some("VALIDATION_ERROR"));
+        assert!(r.body["error"].as_str().unwrap().starts_with("url"), "{url}: {}", r.body);
+    }
+}
+
+#[actix_web::test]
+async fn events_are_signed_and_only_subscribers_get_them() {
+    let app = spawn_app().await;
+    let t = app.create_tenant("starter").await;
+    let all = spawn_receiver().await;
+    let failed_only = spawn_receiver().await;
+    let w =
+        register(&app, &t.live, &all.url, json!(["message.delivered", "message.failed", "message.received"]))
+            .await;
+    let secret = w["secret"].as_str().unwrap().to_owned();
+    register(&app, &t.live, &failed_only.url, json!(["message.failed"])).await;
+
+    // Delivered (test key: no phone needed).
+    let id = app.send_ok(&t.test, "+14155550100").await;
+    let hits = all.wait_for(1).await;
+    let hit = &hits[0];
+    assert_eq!(hit.headers["content-type"], "application/json");
+    assert_eq!(
+        hit.headers["x-service-signature"],
+        expected_signature(&secret, &hit.body),
+        "signature over the raw body"
+    );
+    let p = hit.json();
+    assert_eq!(p["event"], "message.delivered");
+    assert_eq!(p["message_id"], id.as_str());
+    assert_eq!(p["to"], "+14155550100");
+    assert_eq!(p["from"], "+15005550000");
+    assert_eq!(p["channel"], "sms");
+    assert_eq!(p["test"], true);
+    assert_eq!(p["timestamp"], "2026-11-22T12:00:00.000Z");
+    assert!(ulid::Ulid::from_string(p["event_id"].as_str().unwrap()).is_ok());
+    let keys: Vec<_> = p.as_object().unwrap().keys().cloned().collect();
+    assert_eq!(keys.len(), 8, "exactly the spec's fields plus event_id and test: {keys:?}");
+    actix_web::rt::time::sleep(Duration::from_millis(300)).await;
+    assert!(failed_only.hits().is_empty(), "not subscribed to message.delivered");
+
+    // Failed: both get it, with the same event_id, each signed with its own secret.
+    let r = app.send(&t.test, json!({"to": "+15005550001", "body": "x"})).await.expect(202, None);
+    let failed_id = r.data()["message_id"].as_str().unwrap().to_owned();
+    let a = all.wait_for(2).await[1].json();
+    let b = failed_only.wait_for(1).await[0].json();
+    assert_eq!(a["event"], "message.failed");
+    assert_eq!(a["message_id"], failed_id.as_str());
+    assert_eq!(a["code"], "DELIVERY_FAILED");
+    assert!(a["failure_reason"].as_str().unwrap().contains("rejected"));
+    assert_eq!(a["event_id"], b["event_id"]);
+
+    // Received: from is the recipient, to is the tenant's phone, body is the text.
+    let (agent, token) = app.agent_phone(&t.id, "+14155550999").await;
+    app.inbound(&token, "+14155550123", "hello back").await.expect(201, None);
+    let p = all.wait_for(3).await[2].json();
+    assert_eq!(p["event"], "message.received");
+    assert_eq!(p["from"], "+14155550123");
+    assert_eq!(p["to"], "+14155550999");
+    assert_eq!(p["body"], "hello back");
+    assert_eq!(p["test"], false);
+
+    // Live messages through a sim phone fire too (the agent, online since it called, steps aside).
+    app.patch_phone(&agent, json!({"enabled": false})).await.expect(200, None);
+    app.sim_phone(&t.id, "+14155550998", 5).await;
+    let live = app.send_ok(&t.live, "+14155550124").await;
+    let p = all.wait_for(4).await[3].json();
+    assert_eq!(p["message_id"], live.as_str());
+    assert_eq!(p["from"], "+14155550998");
+    assert_eq!(p["test"], false);
+}
+
+async fn advance_and_wait(app: &TestApp, rx: &Receiver, secs: u64, hits: usize) {
+    app.clock.advance(Duration::from_secs(secs));
+    rx.wait_for(hits).await;
+}
+
+async fn log(app: &TestApp, key: &str, webhook: &str) -> Vec<Value> {
+    let r = app
+        .call("GET", &format!("/v1/webhooks/{webhook}/deliveries"), Some(key), None)
+        .await
+        .expect(200, None);
+    r.data().as_array().unwrap().clone()
+}
+
+/// Polls the log until the delivery has `n` attempts recorded.
+async fn wait_attempts(app: &TestApp, key: &str, webhook: &str, n: usize) -> Value {
+    for _ in 0..100 {
+        let l = log(app, key, webhook).await;
+        if l.first().is_some_and(|d| d["attempts"].as_array().unwrap().len() >= n) {
+            return l[0].clone();
+        }
+        actix_web::rt::time::sleep(Duration::from_millis(30)).await;
+    }
+    panic!("never saw {n} attempts: {:?}", log(app, key, webhook).await);
+}
+
+#[actix_web::test]
+async fn retries_come_at_2_4_8_seconds_and_stop_on_success() {
+    let app = spawn_app().await;
+    let t = app.create_tenant("starter").await;
+    let rx = spawn_receiver().await;
+    rx.set_status(503);
+    let w = register(&app, &t.live, &rx.url, json!(["message.delivered"])).await;
+    let wid = w["id"].as_str().unwrap().to_owned();
+    app.send_ok(&t.test, "+14155550100").await;
+
+    rx.wait_for(1).await;
+    let d = wait_attempts(&app, &t.live, &wid, 1).await;
+    assert_eq!(d["state"], "pending");
+    assert_eq!(d["next_attempt_at"], "2026-11-22T12:00:02.000Z");
+    // Not a moment early.
+    app.clock.advance(Duration::from_millis(1900));
+    actix_web::rt::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(rx.hits().len(), 1);
+    advance_and_wait(&app, &rx, 1, 2).await; // at +2 s (clock now 12:00:02.9)
+    wait_attempts(&app, &t.live, &wid, 2).await;
+    rx.set_status(200);
+    advance_and_wait(&app, &rx, 4, 3).await; // 4 s after the second attempt
+    let d = wait_attempts(&app, &t.live, &wid, 3).await;
+    assert_eq!(d["state"], "succeeded");
+    assert_eq!(d["next_attempt_at"], Value::Null);
+    let attempts = d["attempts"].as_array().unwrap();
+    let at: Vec<_> = attempts.iter().map(|a| a["at"].as_str().unwrap()).collect();
+    assert_eq!(at, ["2026-11-22T12:00:00.000Z", "2026-11-22T12:00:02.900Z", "2026-11-22T12:00:06.900Z"]);
+    assert_eq!(attempts[0]["status_code"], 503);
+    assert_eq!(attempts[2]["status_code"], 200);
+    assert_eq!(attempts[2]["response_snippet"], "receiver says hi");
+    assert!(attempts[0]["duration_ms"].is_u64());
+    // The same event, the same bytes, every time.
+    let hits = rx.hits();
+    assert!(hits.windows(2).all(|w| w[0].body == w[1].body));
+
+    // Success ends it: no more attempts however long we wait.
+    app.clock.advance(Duration::from_secs(60));
+    actix_web::rt::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(rx.hits().len(), 3);
+}
+
+#[actix_web::test]
+async fn four_failures_mark_the_delivery_failed_and_a_retry_starts_a_new_cycle() {
+    let app = spawn_app().await;
+    let t = app.create_tenant("starter").await;
+    let rx = spawn_receiver().await;
+    rx.set_status(500);
+    let w = register(&app, &t.live, &rx.url, json!(["message.delivered"])).await;
+    let wid = w["id"].as_str().unwrap().to_owned();
+    app.send_ok(&t.test, "+14155550100").await;
+    rx.wait_for(1).await;
+    wait_attempts(&app, &t.live, &wid, 1).await;
+    for (secs, n) in [(2, 2), (4, 3), (8, 4)] {
+        advance_and_wait(&app, &rx, secs, n).await;
+        wait_attempts(&app, &t.live, &wid, n).await;
+    }
+    let d = wait_attempts(&app, &t.live, &wid, 4).await;
+    assert_eq!(d["state"], "failed");
+    let at: Vec<_> =
+        d["attempts"].as_array().unwrap().iter().map(|a| a["at"].as_str().unwrap().to_owned()).collect();
+    assert_eq!(
+        at,
+        [
+            "2026-11-22T12:00:00.000Z",
+            "2026-11-22T12:00:02.000Z",
+            "2026-11-22T12:00:06.000Z",
+            "2026-11-22T12:00:14.000Z"
+        ]
+    );
+    app.clock.advance(Duration::from_secs(60));
+    actix_web::rt::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(rx.hits().len(), 4, "three retries, then no more");
+
+    rx.set_status(204);
+    let did = d["id"].as_str().unwrap();
+    let r = app
+        .call("POST", &format!("/v1/webhooks/{wid}/deliveries/{did}/retry"), Some(&t.live), None)
+        .await
+        .expect(202, None);
+    assert_eq!(r.data()["state"], "pending");
+    assert_eq!(r.data()["cycle"], 1);
+    rx.wait_for(5).await;
+    let d = wait_attempts(&app, &t.live, &wid, 5).await;
+    assert_eq!(d["state"], "succeeded");
+    assert_eq!(d["attempts"][4]["cycle"], 1);
+    assert_eq!(rx.hits()[4].json()["event_id"], rx.hits()[0].json()["event_id"], "event_id is stable");
+    app.call(
+        "POST",
+        &format!("/v1/webhooks/{wid}/deliveries/01ARZ3NDEKTSV4RRFFQ69G5FAV/retry"),
+        Some(&t.live),
+        None,
+    )
+    .await
+    .expect(404, Some("NOT_FOUND"));
+}
+
+#[actix_web::test]
+async fn a_dead_endpoint_does_not_delay_a_live_one() {
+    let app = spawn_app().await;
+    let t = app.create_tenant("starter").await;
+    // An endpoint that accepts connections and never answers.
+    let black_hole = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let dead = format!("http://{}/h", black_hole.local_addr().unwrap());
+    let rx = spawn_receiver().await;
+    register(&app, &t.live, &dead, json!(["message.delivered"])).await;
+    register(&app, &t.live, &rx.url, json!(["message.delivered"])).await;
+    for i in 0..5 {
+        app.send_ok(&t.test, &format!("+1415555010{i}")).await;
+    }
+    let started = std::time::Instant::now();
+    rx.wait_for(5).await;
+    assert!(started.elapsed() < Duration::from_secs(3), "the live endpoint waited on the dead one");
+    drop(black_hole);
+}
+
+#[actix_web::test]
+async fn a_pending_delivery_survives_sigkill_between_attempts() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let log_file = dir.path().join("log");
+    let rx_listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let rx = spawn_receiver_on(rx_listener);
+    rx.set_status(500);
+    let env = [("PIGEON_WEBHOOK_ALLOW_PRIVATE", "true")];
+    let server = spawn_binary_with(&data, Some(ADMIN), &log_file, &env);
+    let t = server.create_tenant("starter").await;
+    let w = register(&server.api, &t.live, &rx.url, json!(["message.delivered"])).await;
+    let secret = w["secret"].as_str().unwrap().to_owned();
+    server.send_ok(&t.test, "+14155550100").await;
+    rx.wait_for(1).await;
+    // Let sled's background flush take the recorded attempt, then kill before the 2 s retry.
+    actix_web::rt::time::sleep(Duration::from_millis(800)).await;
+    server.kill9();
+    rx.set_status(200);
+
+    let server = spawn_binary_with(&data, Some(ADMIN), &log_file, &env);
+    let hits = rx.wait_for(2).await;
+    assert_eq!(hits[1].json()["event_id"], hits[0].json()["event_id"], "the same event resumes");
+    assert_eq!(hits[1].headers["x-service-signature"], expected_signature(&secret, &hits[1].body));
+    let wid = w["id"].as_str().unwrap();
+    let mut state = Value::Null;
+    for _ in 0..50 {
+        let r = server
+            .call("GET", &format!("/v1/webhooks/{wid}/deliveries"), Some(&t.live), None)
+            .await
+            .expect(200, None);
+        state = r.data()[0].clone();
+        if state["state"] == "succeeded" {
+            break;
+        }
+        actix_web::rt::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(state["state"], "succeeded", "{state}");
+    assert_eq!(state["attempts"].as_array().unwrap().len(), 2);
+    assert!(server.terminate().success());
+}
