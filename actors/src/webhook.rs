@@ -397,6 +397,12 @@ impl WebhookActor {
     ) {
         let Some(mut d) = self.load(id).filter(|d| d.state == DeliveryState::Pending) else { return };
         let (status_code, error, response_snippet) = outcome;
+        let kind = match (&error, status_code.is_some_and(|s| (200..300).contains(&s))) {
+            (Some(kind), _) => kind.clone(),
+            (None, true) => "success".into(),
+            (None, false) => "http_error".into(),
+        };
+        metrics::counter!("pigeon_webhook_attempts_total", "outcome" => kind).increment(1);
         d.attempts.push(Attempt {
             at,
             cycle: d.cycle,

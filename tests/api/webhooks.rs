@@ -244,6 +244,17 @@ async fn retries_come_at_2_4_8_seconds_and_stop_on_success() {
     let hits = rx.hits();
     assert!(hits.windows(2).all(|w| w[0].body == w[1].body));
 
+    let metrics = awc::Client::default()
+        .get(format!("{}/metrics", app.base))
+        .send()
+        .await
+        .unwrap()
+        .body()
+        .await
+        .unwrap();
+    let metrics = String::from_utf8_lossy(&metrics);
+    assert!(metrics.contains(r#"pigeon_webhook_attempts_total{outcome="http_error"}"#), "{metrics}");
+
     // Success ends it: no more attempts however long we wait.
     app.clock.advance(Duration::from_secs(60));
     actix_web::rt::time::sleep(Duration::from_millis(300)).await;
