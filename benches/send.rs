@@ -23,6 +23,7 @@ fn request(i: u64) -> SendRequest {
         body: "Your code is 123456".into(),
         test: false,
         idempotency_key: None,
+        template: None,
     }
 }
 

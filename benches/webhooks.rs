@@ -66,6 +66,7 @@ fn deliveries(c: &mut Criterion) {
                                     body: "hi".into(),
                                     test: true,
                                     idempotency_key: None,
+                                    template: None,
                                 };
                                 t.send(req).await.unwrap();
                             }

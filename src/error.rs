@@ -63,6 +63,8 @@ pub enum ApiError {
     PayloadTooLarge,
     /// 405: the path exists, the method does not.
     MethodNotAllowed,
+    /// 409: a template with that name exists.
+    DuplicateTemplate(String),
     /// 409: an `Idempotency-Key` reused within 24 h with a different body.
     IdempotencyKeyReused,
     /// 409: the record's state does not allow the change (e.g. cancelling a sent message).
@@ -102,6 +104,7 @@ impl ApiError {
             NotReady => "NOT_READY",
             InvalidTransition(_) => "INVALID_STATUS_TRANSITION",
             IdempotencyKeyReused => "IDEMPOTENCY_KEY_REUSED",
+            DuplicateTemplate(_) => "DUPLICATE_TEMPLATE",
             Internal => "INTERNAL_ERROR",
         }
     }
@@ -144,6 +147,7 @@ impl ApiError {
             IdempotencyKeyReused => {
                 "This Idempotency-Key was used in the last 24 hours for a different request.".into()
             }
+            DuplicateTemplate(name) => format!("name: a template named {name:?} already exists."),
             Internal => "Unexpected server failure.".into(),
         }
     }
@@ -202,7 +206,9 @@ impl ResponseError for ApiError {
                 StatusCode::TOO_MANY_REQUESTS
             }
             NotFound(_) | ContactNotFound | CampaignNotFound => StatusCode::NOT_FOUND,
-            DuplicateContact { .. } | InvalidTransition(_) | IdempotencyKeyReused => StatusCode::CONFLICT,
+            DuplicateContact { .. } | InvalidTransition(_) | IdempotencyKeyReused | DuplicateTemplate(_) => {
+                StatusCode::CONFLICT
+            }
             PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
         }
@@ -236,6 +242,17 @@ impl From<EngineError> for ApiError {
             EngineError::NoPhoneAvailable => ApiError::NoPhoneAvailable,
             EngineError::InvalidTransition(m) => ApiError::InvalidTransition(m),
             EngineError::IdempotencyKeyReused => ApiError::IdempotencyKeyReused,
+            EngineError::InvalidTemplate(t) => ApiError::InvalidTemplate(format!(
+                "template: no template named or with id {t:?} in this account"
+            )),
+            EngineError::MissingTemplateVar(vars) => ApiError::MissingTemplateVar(format!(
+                "data: no value for template variable(s) {} (in data or the contact's attributes)",
+                vars.join(", ")
+            )),
+            EngineError::DuplicateTemplate(name) => ApiError::DuplicateTemplate(name),
+            EngineError::DuplicateContact(id) => ApiError::DuplicateContact { contact_id: id.to_string() },
+            EngineError::NotFound("contact") => ApiError::ContactNotFound,
+            EngineError::NotFound("campaign") => ApiError::CampaignNotFound,
             EngineError::NotFound(what) => ApiError::NotFound(format!("No such {what}.")),
             EngineError::Unavailable => ApiError::NotReady,
             EngineError::Store(e) => {

@@ -104,3 +104,118 @@ mod tests {
         assert_eq!(Keyword::of("hello"), None);
     }
 }
+
+/// A template body parsed once: literal text and `{{ variable }}` placeholders.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TemplateBody {
+    parts: Vec<Part>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Part {
+    Text(String),
+    Var(String),
+}
+
+impl TemplateBody {
+    /// Parses `Hello {{ name }}!`. A variable name is a letter or `_` then letters, digits, `_`,
+    /// `.` or `-`. An unclosed `{{`, a stray `}}`, an empty or malformed placeholder is an error
+    /// (the text says where); single braces are plain text.
+    pub fn parse(src: &str) -> Result<Self, String> {
+        let mut parts = Vec::new();
+        let mut text = String::new();
+        let mut rest = src;
+        while !rest.is_empty() {
+            if let Some(after) = rest.strip_prefix("{{") {
+                let end = after
+                    .find("}}")
+                    .ok_or_else(|| format!("unclosed '{{{{' at character {}", pos(src, rest)))?;
+                let name = after[..end].trim();
+                let valid = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+                    && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'));
+                if !valid {
+                    return Err(format!(
+                        "malformed placeholder '{{{{{}}}}}' at character {}: a name is a letter or _ then letters, digits, _ . -",
+                        &after[..end],
+                        pos(src, rest)
+                    ));
+                }
+                if !text.is_empty() {
+                    parts.push(Part::Text(std::mem::take(&mut text)));
+                }
+                parts.push(Part::Var(name.to_owned()));
+                rest = &after[end + 2..];
+            } else if rest.starts_with("}}") {
+                return Err(format!("'}}}}' without '{{{{' at character {}", pos(src, rest)));
+            } else {
+                let c = rest.chars().next().expect("not empty");
+                text.push(c);
+                rest = &rest[c.len_utf8()..];
+            }
+        }
+        if !text.is_empty() {
+            parts.push(Part::Text(text));
+        }
+        Ok(Self { parts })
+    }
+
+    /// The distinct variables, in order of first use.
+    pub fn variables(&self) -> Vec<String> {
+        let mut v: Vec<String> = Vec::new();
+        for p in &self.parts {
+            if let Part::Var(n) = p {
+                if !v.contains(n) {
+                    v.push(n.clone());
+                }
+            }
+        }
+        v
+    }
+
+    /// Fills the placeholders; `Err` lists every variable without a value.
+    pub fn render(&self, value: impl Fn(&str) -> Option<String>) -> Result<String, Vec<String>> {
+        let mut out = String::new();
+        let mut missing: Vec<String> = Vec::new();
+        for p in &self.parts {
+            match p {
+                Part::Text(t) => out.push_str(t),
+                Part::Var(n) => match value(n) {
+                    Some(v) => out.push_str(&v),
+                    None if !missing.contains(n) => missing.push(n.clone()),
+                    None => {}
+                },
+            }
+        }
+        if missing.is_empty() {
+            Ok(out)
+        } else {
+            Err(missing)
+        }
+    }
+}
+
+fn pos(src: &str, rest: &str) -> usize {
+    src[..src.len() - rest.len()].chars().count() + 1
+}
+
+#[cfg(test)]
+mod template_tests {
+    use super::*;
+
+    #[test]
+    fn placeholders_are_parsed_once_and_rendered() {
+        let t = TemplateBody::parse("Hi {{ name }}, your code is {{code}}. Bye {{name}} {x}").unwrap();
+        assert_eq!(t.variables(), ["name", "code"]);
+        let out = t.render(|n| Some(format!("<{n}>"))).unwrap();
+        assert_eq!(out, "Hi <name>, your code is <code>. Bye <name> {x}");
+        assert_eq!(t.render(|n| (n == "name").then(|| "A".into())), Err(vec!["code".to_string()]));
+    }
+
+    #[test]
+    fn malformed_braces_are_refused() {
+        for bad in ["Hi {{ name", "Hi }} there", "{{ }}", "{{ 1abc }}", "{{ a b }}", "{{ {{a}} }}"] {
+            assert!(TemplateBody::parse(bad).is_err(), "{bad}");
+        }
+        assert!(TemplateBody::parse("no placeholders { at all }").unwrap().variables().is_empty());
+    }
+}

@@ -277,6 +277,35 @@ impl TenantHandle {
         self.addr.send(msg::DeleteWebhook(id)).await?
     }
 
+    /// Creates (`id: None`) or changes a template.
+    pub async fn put_template(
+        &self,
+        id: Option<Ulid>,
+        name: Option<String>,
+        body: Option<String>,
+    ) -> Result<pigeon_storage::model::TemplateRecord, EngineError> {
+        self.addr.send(crate::records::PutTemplate { id, name, body }).await?
+    }
+
+    /// Deletes a template.
+    pub async fn delete_template(&self, id: Ulid) -> Result<(), EngineError> {
+        self.addr.send(crate::records::DeleteTemplate(id)).await?
+    }
+
+    /// Creates (`id: None`) or changes a contact.
+    pub async fn put_contact(
+        &self,
+        id: Option<Ulid>,
+        changes: crate::records::ContactChanges,
+    ) -> Result<pigeon_storage::model::ContactRecord, EngineError> {
+        self.addr.send(crate::records::PutContact { id, changes }).await?
+    }
+
+    /// Deletes a contact.
+    pub async fn delete_contact(&self, id: Ulid) -> Result<(), EngineError> {
+        self.addr.send(crate::records::DeleteContact(id)).await?
+    }
+
     /// Starts a new attempt cycle for a finished delivery.
     pub async fn retry_delivery(
         &self,

@@ -47,6 +47,18 @@ pub enum EngineError {
     /// The change is not allowed from the record's current state; the text says why.
     #[error("{0}")]
     InvalidTransition(String),
+    /// No template with that name or id in the tenant.
+    #[error("no template {0:?}")]
+    InvalidTemplate(String),
+    /// Template variables without a value.
+    #[error("missing template variables")]
+    MissingTemplateVar(Vec<String>),
+    /// A template with that name exists.
+    #[error("duplicate template {0:?}")]
+    DuplicateTemplate(String),
+    /// A contact with that phone exists (its id).
+    #[error("duplicate contact")]
+    DuplicateContact(ulid::Ulid),
     /// The idempotency key was used within 24 h for a different request.
     #[error("idempotency key reused with a different body")]
     IdempotencyKeyReused,

@@ -9,6 +9,7 @@ mod engine;
 mod error;
 mod messaging;
 pub mod phone;
+pub mod records;
 mod tenant;
 pub mod webhook;
 

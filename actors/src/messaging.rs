@@ -103,6 +103,8 @@ pub struct SendRequest {
     pub test: bool,
     /// The `Idempotency-Key` header, if any.
     pub idempotency_key: Option<String>,
+    /// The template the body was rendered from.
+    pub template: Option<String>,
 }
 
 impl SendRequest {
@@ -113,7 +115,8 @@ impl SendRequest {
             Channel::Imessage => "imessage",
             Channel::Sms => "sms",
         };
-        credentials::hash(&format!("{}\n{channel}\n{}", self.to, self.body))
+        let template = self.template.as_deref().unwrap_or("");
+        credentials::hash(&format!("{}\n{channel}\n{template}\n{}", self.to, self.body))
     }
 }
 
@@ -159,7 +162,7 @@ impl TenantActor {
             channel: req.channel,
             channel_used: None,
             body: req.body.clone(),
-            template: None,
+            template: req.template.clone(),
             campaign_id: None,
             test: req.test,
             created_at: now,
@@ -219,7 +222,8 @@ impl Handler<Send> for TenantActor {
             if self.new_today.0 != today {
                 self.new_today = (today, 0);
             }
-            let is_new = known.is_none();
+            // Contacts and numbers messaged before are "existing": only others are new.
+            let is_new = known.is_none() && self.store.contact_by_phone(tenant, to)?.is_none();
             if is_new && self.new_today.1 >= u64::from(self.tenant.effective_new_contacts()) {
                 return Err(EngineError::NewContactLimit { retry_after: secs_to_next_day(now) });
             }

@@ -36,8 +36,17 @@ pub struct SendBody {
     /// `auto` (default) or `imessage`.
     #[serde(default)]
     pub channel: RequestedChannel,
-    /// Text, 1–10,000 characters.
-    pub body: String,
+    /// Text, 1–10,000 characters. Exactly one of `body` and `template`.
+    #[serde(default)]
+    pub body: Option<String>,
+    /// A template's name or id; its `{{ variables }}` come from `data`, then the recipient
+    /// contact's attributes.
+    #[serde(default)]
+    pub template: Option<String>,
+    /// Template values (strings, numbers or booleans).
+    #[serde(default)]
+    #[schema(value_type = Option<Object>)]
+    pub data: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
 /// The 202 of a send.
@@ -132,13 +141,32 @@ impl From<MessageRecord> for MessageView {
     }
 }
 
-/// Checks a send body: `VALIDATION_ERROR` first, then `INVALID_PHONE_NUMBER`.
-fn validate(b: SendBody, test: bool, idempotency_key: Option<String>) -> Result<SendRequest, ApiError> {
-    let chars = b.body.chars().count();
-    if chars == 0 || chars > MAX_BODY_CHARS {
-        return Err(ApiError::Validation(format!(
-            "body: must be 1 to {MAX_BODY_CHARS} characters, got {chars}"
-        )));
+/// Checks a send body (`VALIDATION_ERROR` first, then `INVALID_PHONE_NUMBER`), then renders the
+/// template if there is one (`INVALID_TEMPLATE`, `MISSING_TEMPLATE_VAR`).
+fn validate(
+    engine: &Engine,
+    tenant: ulid::Ulid,
+    b: SendBody,
+    test: bool,
+    idempotency_key: Option<String>,
+) -> Result<SendRequest, ApiError> {
+    match (&b.body, &b.template) {
+        (Some(_), Some(_)) => {
+            return Err(ApiError::Validation("body: give either body or template, not both".into()))
+        }
+        (None, None) => return Err(ApiError::Validation("body: required (or a template)".into())),
+        (Some(body), None) => {
+            let chars = body.chars().count();
+            if chars == 0 || chars > MAX_BODY_CHARS {
+                return Err(ApiError::Validation(format!(
+                    "body: must be 1 to {MAX_BODY_CHARS} characters, got {chars}"
+                )));
+            }
+            if b.data.is_some() {
+                return Err(ApiError::Validation("data: only with a template".into()));
+            }
+        }
+        (None, Some(_)) => {}
     }
     let to = PhoneNumber::parse(&b.to).ok_or_else(|| {
         ApiError::InvalidPhoneNumber(format!(
@@ -150,7 +178,16 @@ fn validate(b: SendBody, test: bool, idempotency_key: Option<String>) -> Result<
         RequestedChannel::Auto => Channel::Auto,
         RequestedChannel::Imessage => Channel::Imessage,
     };
-    Ok(SendRequest { to, channel, body: b.body, test, idempotency_key })
+    let (body, template) = match (b.body, b.template) {
+        (Some(body), _) => (body, None),
+        (None, Some(t)) => {
+            let data = b.data.unwrap_or_default();
+            let (text, name) = pigeon_actors::records::render(engine.store(), tenant, &t, &data, &to)?;
+            (text, Some(name))
+        }
+        (None, None) => return Err(ApiError::Validation("body: required (or a template)".into())),
+    };
+    Ok(SendRequest { to, channel, body, test, idempotency_key, template })
 }
 
 /// The `Idempotency-Key` header: 1–255 visible ASCII characters.
@@ -168,18 +205,20 @@ fn idempotency_key(req: &actix_web::HttpRequest) -> Result<Option<String>, ApiEr
 #[utoipa::path(post, path = "/v1/messages", tag = "messages", security(("api_key" = [])),
     request_body = SendBody,
     responses((status = 202, body = DataBody<Accepted>),
-        (status = 400, description = "VALIDATION_ERROR, INVALID_PHONE_NUMBER, RECIPIENT_OPTED_OUT", body = ErrorBody),
+        (status = 400, description = "VALIDATION_ERROR, INVALID_PHONE_NUMBER, INVALID_TEMPLATE, MISSING_TEMPLATE_VAR, RECIPIENT_OPTED_OUT", body = ErrorBody),
         (status = 409, description = "IDEMPOTENCY_KEY_REUSED", body = ErrorBody),
         (status = 429, description = "RATE_LIMIT_EXCEEDED, QUOTA_EXCEEDED, NEW_CONTACT_LIMIT", body = ErrorBody),
         (status = 503, description = "NO_PHONE_AVAILABLE", body = ErrorBody)))]
 pub async fn send(
     tenant: Tenant,
+    engine: web::Data<Engine>,
     http: actix_web::HttpRequest,
     body: Result<Json<SendBody>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let Json(body) = body?;
     let key = idempotency_key(&http)?;
-    let req = validate(body, tenant.environment == pigeon_actors::storage::model::Environment::Test, key)?;
+    let test = tenant.environment == pigeon_actors::storage::model::Environment::Test;
+    let req = validate(&engine, tenant.id, body, test, key)?;
     let m = tenant.handle.send(req).await?;
     Ok(reply(
         StatusCode::ACCEPTED,

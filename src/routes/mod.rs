@@ -11,10 +11,12 @@ use utoipa::{OpenApi, ToSchema};
 use crate::error::ApiError;
 
 pub mod admin;
+pub mod contacts;
 pub mod health;
 pub mod keys;
 pub mod messages;
 pub mod phones;
+pub mod templates;
 pub mod webhooks;
 
 macro_rules! routes {
@@ -76,6 +78,16 @@ routes! {
     DELETE "/v1/webhooks/{id}" => webhooks::delete;
     GET "/v1/webhooks/{id}/deliveries" => webhooks::deliveries;
     POST "/v1/webhooks/{id}/deliveries/{delivery_id}/retry" => webhooks::retry;
+    POST "/v1/templates" => templates::create;
+    GET "/v1/templates" => templates::list;
+    GET "/v1/templates/{id}" => templates::get;
+    PATCH "/v1/templates/{id}" => templates::patch;
+    DELETE "/v1/templates/{id}" => templates::delete;
+    POST "/v1/contacts" => contacts::create;
+    GET "/v1/contacts" => contacts::list;
+    GET "/v1/contacts/{id}" => contacts::get;
+    PATCH "/v1/contacts/{id}" => contacts::patch;
+    DELETE "/v1/contacts/{id}" => contacts::delete;
 }
 
 fn add(table: &mut Vec<(&'static str, Resource)>, path: &'static str, route: Route) {

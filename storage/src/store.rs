@@ -18,6 +18,7 @@ use crate::model::{
     ApiKeyRecord, DeliveryRecord, DeliveryState, IdempotencyRecord, MessageRecord, PhoneRecord,
     RecipientRecord, TenantRecord, WebhookRecord,
 };
+use crate::model::{ContactRecord, TemplateRecord};
 use crate::StoreError;
 
 /// Handle to the store; cheap to clone, shared by the HTTP layer and every actor.
@@ -45,6 +46,10 @@ struct Inner {
     webhooks: sled::Tree,
     deliveries: sled::Tree,
     due: sled::Tree,
+    templates: sled::Tree,
+    template_names: sled::Tree,
+    contacts: sled::Tree,
+    contact_phones: sled::Tree,
     committer: Committer,
 }
 
@@ -105,6 +110,10 @@ impl Store {
                 webhooks: tree("webhooks")?,
                 deliveries: tree("deliveries")?,
                 due: tree("due")?,
+                templates: tree("templates")?,
+                template_names: tree("template_names")?,
+                contacts: tree("contacts")?,
+                contact_phones: tree("contact_phones")?,
                 db,
                 committer,
             }),
@@ -555,6 +564,133 @@ impl Store {
                 let (k, v) = kv?;
                 Ok((ulid_at(&v), ulid_at(&k), ulid_at(&k[16..])))
             })
+            .collect()
+    }
+
+    // ---- templates ----
+
+    /// Writes a template and its name index (dropping `old_name` when renamed). Follow with
+    /// [`Store::commit`]. Uniqueness is the caller's (the tenant actor serialises writes).
+    pub fn put_template(&self, t: &TemplateRecord, old_name: Option<&str>) -> Result<(), StoreError> {
+        let i = &self.inner;
+        (&i.templates, &i.template_names)
+            .transaction(|(tt, names)| {
+                if let Some(old) = old_name {
+                    names.remove(tkey(t.tenant_id, old.as_bytes()))?;
+                }
+                names.insert(tkey(t.tenant_id, t.name.as_bytes()), &t.id.to_bytes())?;
+                tt.insert(tkey(t.tenant_id, &t.id.to_bytes()), encode(t))?;
+                Ok::<_, Cte<StoreError>>(())
+            })
+            .map_err(StoreError::from)
+    }
+
+    /// Deletes a template. Follow with [`Store::commit`].
+    pub fn delete_template(&self, t: &TemplateRecord) -> Result<(), StoreError> {
+        let i = &self.inner;
+        (&i.templates, &i.template_names)
+            .transaction(|(tt, names)| {
+                names.remove(tkey(t.tenant_id, t.name.as_bytes()))?;
+                tt.remove(tkey(t.tenant_id, &t.id.to_bytes()))?;
+                Ok::<_, Cte<StoreError>>(())
+            })
+            .map_err(StoreError::from)
+    }
+
+    /// A template by id.
+    pub fn template(&self, tenant: Ulid, id: Ulid) -> Result<Option<TemplateRecord>, StoreError> {
+        self.inner.templates.get(tkey(tenant, &id.to_bytes()))?.map(|v| decode("templates", &v)).transpose()
+    }
+
+    /// A template by name.
+    pub fn template_by_name(&self, tenant: Ulid, name: &str) -> Result<Option<TemplateRecord>, StoreError> {
+        match self.inner.template_names.get(tkey(tenant, name.as_bytes()))? {
+            Some(id) if id.len() == 16 => self.template(tenant, ulid_at(&id)),
+            _ => Ok(None),
+        }
+    }
+
+    /// A tenant's templates in creation order after `after`.
+    pub fn templates(
+        &self,
+        tenant: Ulid,
+        after: Option<Ulid>,
+        limit: usize,
+    ) -> Result<Vec<TemplateRecord>, StoreError> {
+        self.page(&self.inner.templates, "templates", tenant, after, limit)
+    }
+
+    // ---- contacts ----
+
+    /// Writes a contact and its phone index (dropping `old_phone` when it changed). Follow with
+    /// [`Store::commit`]. Uniqueness is the caller's (the tenant actor serialises writes).
+    pub fn put_contact(&self, c: &ContactRecord, old_phone: Option<&str>) -> Result<(), StoreError> {
+        let i = &self.inner;
+        (&i.contacts, &i.contact_phones)
+            .transaction(|(ct, phones)| {
+                if let Some(old) = old_phone {
+                    phones.remove(tkey(c.tenant_id, old.as_bytes()))?;
+                }
+                phones.insert(tkey(c.tenant_id, c.phone.as_bytes()), &c.id.to_bytes())?;
+                ct.insert(tkey(c.tenant_id, &c.id.to_bytes()), encode(c))?;
+                Ok::<_, Cte<StoreError>>(())
+            })
+            .map_err(StoreError::from)
+    }
+
+    /// Deletes a contact. Follow with [`Store::commit`].
+    pub fn delete_contact(&self, c: &ContactRecord) -> Result<(), StoreError> {
+        let i = &self.inner;
+        (&i.contacts, &i.contact_phones)
+            .transaction(|(ct, phones)| {
+                phones.remove(tkey(c.tenant_id, c.phone.as_bytes()))?;
+                ct.remove(tkey(c.tenant_id, &c.id.to_bytes()))?;
+                Ok::<_, Cte<StoreError>>(())
+            })
+            .map_err(StoreError::from)
+    }
+
+    /// A contact by id.
+    pub fn contact(&self, tenant: Ulid, id: Ulid) -> Result<Option<ContactRecord>, StoreError> {
+        self.inner.contacts.get(tkey(tenant, &id.to_bytes()))?.map(|v| decode("contacts", &v)).transpose()
+    }
+
+    /// A contact by phone number.
+    pub fn contact_by_phone(&self, tenant: Ulid, phone: &str) -> Result<Option<ContactRecord>, StoreError> {
+        match self.inner.contact_phones.get(tkey(tenant, phone.as_bytes()))? {
+            Some(id) if id.len() == 16 => self.contact(tenant, ulid_at(&id)),
+            _ => Ok(None),
+        }
+    }
+
+    /// A tenant's contacts in creation order after `after`.
+    pub fn contacts(
+        &self,
+        tenant: Ulid,
+        after: Option<Ulid>,
+        limit: usize,
+    ) -> Result<Vec<ContactRecord>, StoreError> {
+        self.page(&self.inner.contacts, "contacts", tenant, after, limit)
+    }
+
+    /// One page of a tenant's records in a tree keyed `tenant ++ id`.
+    fn page<T: DeserializeOwned>(
+        &self,
+        tree: &sled::Tree,
+        name: &'static str,
+        tenant: Ulid,
+        after: Option<Ulid>,
+        limit: usize,
+    ) -> Result<Vec<T>, StoreError> {
+        let start = match after {
+            Some(a) => Bound::Excluded(tkey(tenant, &a.to_bytes())),
+            None => Bound::Included(tkey(tenant, &[])),
+        };
+        let prefix = tenant.to_bytes();
+        tree.range::<Vec<u8>, _>((start, Bound::Unbounded))
+            .take_while(|kv| kv.as_ref().map_or(true, |(k, _)| k.starts_with(&prefix)))
+            .take(limit)
+            .map(|kv| decode(name, &kv?.1))
             .collect()
     }
 

@@ -12,4 +12,5 @@ mod limits;
 mod messages;
 mod operator;
 mod process;
+mod records;
 mod webhooks;

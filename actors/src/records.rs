@@ -1,0 +1,260 @@
+//! Templates and contacts: the tenant actor writes them (so names and phones stay unique without
+//! locks); reads go straight to the store. Rendering a template for a send lives here too.
+
+use std::collections::BTreeMap;
+
+use actix::prelude::*;
+use pigeon_storage::model::{ContactRecord, TemplateRecord};
+use pigeon_storage::Store;
+use serde_json::Value;
+use ulid::Ulid;
+
+use crate::domain::{PhoneNumber, TemplateBody};
+use crate::tenant::TenantActor;
+use crate::EngineError;
+
+/// Most characters in a template name and body.
+const MAX_NAME: usize = 100;
+const MAX_BODY: usize = 10_000;
+
+fn check_template(name: &str, body: &str) -> Result<Vec<String>, EngineError> {
+    if name.trim().is_empty() || name.chars().count() > MAX_NAME {
+        return Err(EngineError::Validation(format!("name: must be 1 to {MAX_NAME} characters")));
+    }
+    if body.is_empty() || body.chars().count() > MAX_BODY {
+        return Err(EngineError::Validation(format!("body: must be 1 to {MAX_BODY} characters")));
+    }
+    Ok(TemplateBody::parse(body).map_err(|e| EngineError::Validation(format!("body: {e}")))?.variables())
+}
+
+/// Checks a contact's optional fields: an IANA zone, and at most 100 attributes with names of
+/// letters, digits, `_ . -` (1–64) and values up to 1,000 characters.
+fn check_contact(timezone: Option<&str>, attributes: &BTreeMap<String, String>) -> Result<(), EngineError> {
+    if let Some(tz) = timezone {
+        if tz.parse::<chrono_tz::Tz>().is_err() {
+            return Err(EngineError::Validation(format!("timezone: {tz:?} is not an IANA time zone")));
+        }
+    }
+    if attributes.len() > 100 {
+        return Err(EngineError::Validation("attributes: at most 100".into()));
+    }
+    for (k, v) in attributes {
+        let ok = (1..=64).contains(&k.len())
+            && k.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'));
+        if !ok {
+            return Err(EngineError::Validation(format!(
+                "attributes: name {k:?} must be 1 to 64 letters, digits, _ . -"
+            )));
+        }
+        if v.chars().count() > 1000 {
+            return Err(EngineError::Validation(format!("attributes.{k}: at most 1000 characters")));
+        }
+    }
+    Ok(())
+}
+
+/// Answers once the write is on disk.
+fn durable<T: Send + 'static>(
+    store: &Store,
+    res: Result<T, EngineError>,
+) -> ResponseFuture<Result<T, EngineError>> {
+    let commit = res.is_ok().then(|| store.commit());
+    Box::pin(async move {
+        let v = res?;
+        if let Some(c) = commit {
+            c.await?;
+        }
+        Ok(v)
+    })
+}
+
+/// Create or change a template.
+#[derive(Message)]
+#[rtype(result = "Result<TemplateRecord, EngineError>")]
+pub(crate) struct PutTemplate {
+    /// `None` creates.
+    pub id: Option<Ulid>,
+    pub name: Option<String>,
+    pub body: Option<String>,
+}
+
+impl Handler<PutTemplate> for TenantActor {
+    type Result = ResponseFuture<Result<TemplateRecord, EngineError>>;
+
+    fn handle(&mut self, msg: PutTemplate, _: &mut Self::Context) -> Self::Result {
+        let res = (|| {
+            let now = self.clock.now();
+            let tenant = self.tenant.id;
+            let old = match msg.id {
+                Some(id) => Some(self.store.template(tenant, id)?.ok_or(EngineError::NotFound("template"))?),
+                None => None,
+            };
+            let name = msg.name.or_else(|| old.as_ref().map(|t| t.name.clone())).unwrap_or_default();
+            let body = msg.body.or_else(|| old.as_ref().map(|t| t.body.clone())).unwrap_or_default();
+            let variables = check_template(&name, &body)?;
+            if let Some(other) = self.store.template_by_name(tenant, &name)? {
+                if Some(other.id) != msg.id {
+                    return Err(EngineError::DuplicateTemplate(name));
+                }
+            }
+            let t = TemplateRecord {
+                id: old.as_ref().map_or_else(pigeon_storage::model::new_id, |o| o.id),
+                tenant_id: tenant,
+                name,
+                body,
+                variables,
+                created_at: old.as_ref().map_or(now, |o| o.created_at),
+                updated_at: now,
+            };
+            self.store.put_template(&t, old.as_ref().map(|o| o.name.as_str()).filter(|n| *n != t.name))?;
+            Ok(t)
+        })();
+        durable(&self.store, res)
+    }
+}
+
+/// Delete a template (messages already sent keep its name).
+#[derive(Message)]
+#[rtype(result = "Result<(), EngineError>")]
+pub(crate) struct DeleteTemplate(pub Ulid);
+
+impl Handler<DeleteTemplate> for TenantActor {
+    type Result = ResponseFuture<Result<(), EngineError>>;
+
+    fn handle(&mut self, msg: DeleteTemplate, _: &mut Self::Context) -> Self::Result {
+        let res = (|| {
+            let t = self.store.template(self.tenant.id, msg.0)?.ok_or(EngineError::NotFound("template"))?;
+            Ok(self.store.delete_template(&t)?)
+        })();
+        durable(&self.store, res)
+    }
+}
+
+/// Changes to a contact; `Some(None)` clears a field.
+#[derive(Debug, Default)]
+pub struct ContactChanges {
+    /// New phone.
+    pub phone: Option<PhoneNumber>,
+    /// Display name.
+    pub name: Option<Option<String>>,
+    /// IANA zone.
+    pub timezone: Option<Option<String>>,
+    /// Replaces all attributes.
+    pub attributes: Option<BTreeMap<String, String>>,
+}
+
+/// Create (`id: None`, `phone` required) or change a contact.
+#[derive(Message)]
+#[rtype(result = "Result<ContactRecord, EngineError>")]
+pub(crate) struct PutContact {
+    pub id: Option<Ulid>,
+    pub changes: ContactChanges,
+}
+
+impl Handler<PutContact> for TenantActor {
+    type Result = ResponseFuture<Result<ContactRecord, EngineError>>;
+
+    fn handle(&mut self, msg: PutContact, _: &mut Self::Context) -> Self::Result {
+        let res = (|| {
+            let now = self.clock.now();
+            let tenant = self.tenant.id;
+            let ch = msg.changes;
+            let old = match msg.id {
+                Some(id) => Some(self.store.contact(tenant, id)?.ok_or(EngineError::NotFound("contact"))?),
+                None => None,
+            };
+            let phone = match (&ch.phone, &old) {
+                (Some(p), _) => p.as_str().to_owned(),
+                (None, Some(o)) => o.phone.clone(),
+                (None, None) => return Err(EngineError::Validation("phone: required".into())),
+            };
+            let name = ch.name.unwrap_or_else(|| old.as_ref().and_then(|o| o.name.clone()));
+            if name.as_ref().is_some_and(|n| n.chars().count() > 200) {
+                return Err(EngineError::Validation("name: at most 200 characters".into()));
+            }
+            let timezone = ch.timezone.unwrap_or_else(|| old.as_ref().and_then(|o| o.timezone.clone()));
+            let attributes = ch
+                .attributes
+                .unwrap_or_else(|| old.as_ref().map(|o| o.attributes.clone()).unwrap_or_default());
+            check_contact(timezone.as_deref(), &attributes)?;
+            if let Some(other) = self.store.contact_by_phone(tenant, &phone)? {
+                if Some(other.id) != msg.id {
+                    return Err(EngineError::DuplicateContact(other.id));
+                }
+            }
+            let c = ContactRecord {
+                id: old.as_ref().map_or_else(pigeon_storage::model::new_id, |o| o.id),
+                tenant_id: tenant,
+                phone,
+                name,
+                timezone,
+                attributes,
+                created_at: old.as_ref().map_or(now, |o| o.created_at),
+                updated_at: now,
+            };
+            self.store.put_contact(&c, old.as_ref().map(|o| o.phone.as_str()).filter(|p| *p != c.phone))?;
+            Ok(c)
+        })();
+        durable(&self.store, res)
+    }
+}
+
+/// Delete a contact (its messages and opt-out stay).
+#[derive(Message)]
+#[rtype(result = "Result<(), EngineError>")]
+pub(crate) struct DeleteContact(pub Ulid);
+
+impl Handler<DeleteContact> for TenantActor {
+    type Result = ResponseFuture<Result<(), EngineError>>;
+
+    fn handle(&mut self, msg: DeleteContact, _: &mut Self::Context) -> Self::Result {
+        let res = (|| {
+            let c = self.store.contact(self.tenant.id, msg.0)?.ok_or(EngineError::NotFound("contact"))?;
+            Ok(self.store.delete_contact(&c)?)
+        })();
+        durable(&self.store, res)
+    }
+}
+
+/// Renders a template for a send to `to`: values from `data`, then the contact's attributes.
+/// Returns the text and the template's name.
+pub fn render(
+    store: &Store,
+    tenant: Ulid,
+    template: &str,
+    data: &serde_json::Map<String, Value>,
+    to: &PhoneNumber,
+) -> Result<(String, String), EngineError> {
+    let by_id = Ulid::from_string(template).ok().map(|id| store.template(tenant, id)).transpose()?.flatten();
+    let t = match by_id {
+        Some(t) => t,
+        None => store
+            .template_by_name(tenant, template)?
+            .ok_or_else(|| EngineError::InvalidTemplate(template.to_owned()))?,
+    };
+    let body = TemplateBody::parse(&t.body).map_err(|e| EngineError::Validation(format!("template: {e}")))?;
+    for (k, v) in data {
+        if matches!(v, Value::Null | Value::Array(_) | Value::Object(_)) {
+            return Err(EngineError::Validation(format!("data.{k}: must be a string, number or boolean")));
+        }
+    }
+    let contact = if body.variables().iter().any(|v| !data.contains_key(v)) {
+        store.contact_by_phone(tenant, to.as_str())?
+    } else {
+        None
+    };
+    let text = body
+        .render(|name| match data.get(name) {
+            Some(Value::String(s)) => Some(s.clone()),
+            Some(v) => Some(v.to_string()),
+            None => contact.as_ref().and_then(|c| c.attributes.get(name).cloned()),
+        })
+        .map_err(EngineError::MissingTemplateVar)?;
+    let n = text.chars().count();
+    if n == 0 || n > MAX_BODY {
+        return Err(EngineError::Validation(format!(
+            "template: renders to {n} characters; a message holds 1 to {MAX_BODY}"
+        )));
+    }
+    Ok((text, t.name))
+}
