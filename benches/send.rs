@@ -24,6 +24,7 @@ fn request(i: u64) -> SendRequest {
         test: false,
         idempotency_key: None,
         template: None,
+        send_at: None,
     }
 }
 

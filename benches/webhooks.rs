@@ -67,6 +67,7 @@ fn deliveries(c: &mut Criterion) {
                                     test: true,
                                     idempotency_key: None,
                                     template: None,
+                                    send_at: None,
                                 };
                                 t.send(req).await.unwrap();
                             }

@@ -43,6 +43,8 @@ pub(crate) struct Shared {
     pub phones: PhoneRegistry,
     pub webhooks: WebhookRegistry,
     pub allow_private: bool,
+    /// Set once, right after the engine starts (the scheduler needs the engine).
+    pub scheduler: Arc<std::sync::OnceLock<Addr<crate::scheduler::Scheduler>>>,
 }
 
 /// Tuning of the engine.
@@ -252,6 +254,11 @@ impl TenantHandle {
         self.addr.send(msg::UpdatePhone { id, daily_limit, enabled, online }).await?
     }
 
+    /// Hands a held message back for release.
+    pub(crate) fn release(&self, id: Ulid) {
+        self.addr.do_send(msg::Release(id));
+    }
+
     /// Deletes a phone; what it still owed fails.
     pub async fn remove_phone(&self, id: Ulid) -> Result<(), EngineError> {
         self.addr.send(msg::RemovePhone(id)).await?
@@ -408,7 +415,7 @@ impl Engine {
         let arbiters: Vec<Arbiter> = (0..config.arbiters.max(1)).map(|_| Arbiter::new()).collect();
         let handles = arbiters.iter().map(Arbiter::handle).collect();
         let admin_hash = store.admin_token_hash()?;
-        Ok(Self {
+        let engine = Self {
             inner: Arc::new(Inner {
                 store,
                 clock,
@@ -419,7 +426,13 @@ impl Engine {
                 shared: Shared { allow_private: config.webhook_allow_private, ..Shared::default() },
                 admin_hash: RwLock::new(admin_hash),
             }),
-        })
+        };
+        let me = engine.clone();
+        let sched = crate::scheduler::Scheduler::start_in_arbiter(&engine.inner.handles[0], move |_| {
+            crate::scheduler::Scheduler::new(me)
+        });
+        let _ = engine.inner.shared.scheduler.set(sched);
+        Ok(engine)
     }
 
     /// The store.
@@ -516,6 +529,9 @@ impl Engine {
         }
         let created = self.create_tenant("demo".into(), Plan::Scale).await?;
         let handle = self.tenant(created.tenant.id)?;
+        // The demo's curl line must deliver at any hour of the day.
+        let quiet_off = QuietHours { enabled: false, ..QuietHours::default() };
+        handle.patch(TenantPatch { quiet_hours: Some(quiet_off), ..TenantPatch::default() }).await?;
         let mut phones = Vec::new();
         for number in DEMO_PHONES {
             let n = PhoneNumber::parse(number).expect("valid demo number");

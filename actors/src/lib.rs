@@ -10,8 +10,10 @@ mod error;
 mod messaging;
 pub mod phone;
 pub mod records;
+pub mod scheduler;
 mod tenant;
 pub mod webhook;
+pub mod zones;
 
 pub use engine::{
     Admitted, AgentHandle, CreatedTenant, Demo, Engine, EngineConfig, NewKey, RateInfo, TenantHandle,

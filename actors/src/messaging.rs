@@ -17,8 +17,10 @@ use crate::clock::{secs_to_next_day, SharedClock};
 use crate::domain::{magic, Keyword, PhoneNumber};
 use crate::engine::{PhoneEntry, PhoneRegistry, NEW_CONTACTS};
 use crate::phone::{self, PhoneActor, PhoneLive};
+use crate::scheduler::{self, Scheduler};
 use crate::tenant::TenantActor;
 use crate::webhook::{self, Subscribers, WebhookActor};
+use crate::zones;
 use crate::{credentials, EngineError};
 
 /// A phone as the tenant actor sees it: the record, today's use, and its actor.
@@ -105,6 +107,8 @@ pub struct SendRequest {
     pub idempotency_key: Option<String>,
     /// The template the body was rendered from.
     pub template: Option<String>,
+    /// Hold until then (future, at most 30 days: checked at the edge).
+    pub send_at: Option<DateTime<Utc>>,
 }
 
 impl SendRequest {
@@ -116,7 +120,8 @@ impl SendRequest {
             Channel::Sms => "sms",
         };
         let template = self.template.as_deref().unwrap_or("");
-        credentials::hash(&format!("{}\n{channel}\n{template}\n{}", self.to, self.body))
+        let at = self.send_at.map(|t| t.timestamp_millis()).unwrap_or(0);
+        credentials::hash(&format!("{}\n{channel}\n{template}\n{at}\n{}", self.to, self.body))
     }
 }
 
@@ -173,6 +178,8 @@ impl TenantActor {
             failure_reason: None,
             error_code: None,
             lease: None,
+            held: false,
+            notice: None,
         }
     }
 }
@@ -206,6 +213,22 @@ impl Handler<Send> for TenantActor {
                 return Err(EngineError::RecipientOptedOut);
             }
             let mut m = self.new_message(&req, now);
+            // Quiet hours in the recipient's zone, and `send_at`, hold the message.
+            let contact = self.store.contact_by_phone(tenant, to)?;
+            let fallback = self
+                .tenant
+                .quiet_hours
+                .timezone
+                .as_deref()
+                .and_then(|z| z.parse().ok())
+                .unwrap_or(chrono_tz::Tz::UTC);
+            let zone =
+                zones::recipient_zone(contact.as_ref().and_then(|c| c.timezone.as_deref()), to, fallback);
+            let (release, notice) = scheduler::plan_release(now, req.send_at, zone, &self.tenant.quiet_hours);
+            m.scheduled_at = release;
+            m.held = release.is_some();
+            m.notice = notice.map(str::to_owned);
+            let hold = release.map(|at| Dispatch::Hold(self.scheduler.clone(), at, tenant, m.id));
             let idem = req.idempotency_key.as_deref().map(|k| {
                 (k, IdempotencyRecord { fingerprint: fingerprint.clone(), message_id: m.id, created_at: now })
             });
@@ -215,7 +238,7 @@ impl Handler<Send> for TenantActor {
                 m.from = Some(magic::TEST_SENDER.to_owned());
                 self.store.accept_message(&m, None, &[], idem)?;
                 let id = m.id;
-                return Ok((m, self.store.commit(), Dispatch::Test(me, id)));
+                return Ok((m, self.store.commit(), hold.unwrap_or(Dispatch::Test(me, id))));
             }
             let known = self.store.recipient(tenant, to)?;
             let today = now.date_naive();
@@ -223,7 +246,7 @@ impl Handler<Send> for TenantActor {
                 self.new_today = (today, 0);
             }
             // Contacts and numbers messaged before are "existing": only others are new.
-            let is_new = known.is_none() && self.store.contact_by_phone(tenant, to)?.is_none();
+            let is_new = known.is_none() && contact.is_none();
             if is_new && self.new_today.1 >= u64::from(self.tenant.effective_new_contacts()) {
                 return Err(EngineError::NewContactLimit { retry_after: secs_to_next_day(now) });
             }
@@ -248,7 +271,7 @@ impl Handler<Send> for TenantActor {
             self.phones[i].sent_today = sent;
             self.new_today.1 = new_count;
             let id = m.id;
-            Ok((m, self.store.commit(), Dispatch::Phone(self.phones[i].addr.clone(), id)))
+            Ok((m, self.store.commit(), hold.unwrap_or(Dispatch::Phone(self.phones[i].addr.clone(), id))))
         })();
         Box::pin(async move {
             let (m, commit, dispatch) = res?;
@@ -257,6 +280,10 @@ impl Handler<Send> for TenantActor {
             match dispatch {
                 Dispatch::Phone(addr, id) => addr.do_send(phone::Enqueue(id)),
                 Dispatch::Test(addr, id) => addr.do_send(CompleteTest(id)),
+                Dispatch::Hold(Some(s), at, tenant, id) => s.do_send(scheduler::Hold { at, tenant, id }),
+                Dispatch::Hold(None, ..) => {
+                    tracing::error!("no scheduler: a held message waits for a restart")
+                }
                 Dispatch::None => {}
             }
             Ok(m)
@@ -267,8 +294,46 @@ impl Handler<Send> for TenantActor {
 enum Dispatch {
     Phone(Addr<PhoneActor>, Ulid),
     Test(Addr<TenantActor>, Ulid),
+    /// Held by quiet hours or `send_at`.
+    Hold(Option<Addr<Scheduler>>, DateTime<Utc>, Ulid, Ulid),
     /// An idempotent replay: already handed on the first time.
     None,
+}
+
+/// A held message's time has come: hand it to its phone (or complete it, for test keys).
+#[derive(Message)]
+#[rtype(result = "()")]
+pub(crate) struct Release(pub Ulid);
+
+impl Handler<Release> for TenantActor {
+    type Result = ();
+
+    fn handle(&mut self, msg: Release, ctx: &mut Self::Context) {
+        let Ok(Some(mut m)) = self.store.message(self.tenant.id, msg.0) else { return };
+        if !(m.held && m.status == MessageStatus::Queued) {
+            return; // cancelled meanwhile
+        }
+        m.held = false;
+        let now = self.clock.now();
+        let phone =
+            m.phone_id.and_then(|p| self.phones.iter().find(|s| s.rec.id == p)).map(|s| s.addr.clone());
+        let res = match (m.test, phone) {
+            (true, _) => self.store.put_message(&m).map(|()| ctx.address().do_send(CompleteTest(m.id))),
+            (false, Some(addr)) => self.store.put_message(&m).map(|()| addr.do_send(phone::Enqueue(m.id))),
+            (false, None) => {
+                phone::fail(
+                    &mut m,
+                    now,
+                    "NO_PHONE_AVAILABLE",
+                    "The phone was removed before the message was sent.",
+                );
+                webhook::write_with_events(&self.store, &self.subs, &m, now)
+            }
+        };
+        if let Err(e) = res {
+            tracing::error!(error = %e, message_id = %m.id, "cannot release a held message");
+        }
+    }
 }
 
 /// Finish a test message: delivered, or failed for the magic numbers.
@@ -333,7 +398,7 @@ impl Handler<CancelMessage> for TenantActor {
                 )))
             });
         }
-        match m.phone_id.and_then(|p| self.phones.iter().find(|s| s.rec.id == p)) {
+        match m.phone_id.filter(|_| !m.held).and_then(|p| self.phones.iter().find(|s| s.rec.id == p)) {
             Some(slot) => {
                 let addr = slot.addr.clone();
                 Box::pin(async move { addr.send(phone::Cancel(msg.0)).await? })
@@ -341,6 +406,7 @@ impl Handler<CancelMessage> for TenantActor {
             None => {
                 let mut m = m;
                 m.status = MessageStatus::Cancelled;
+                m.held = false;
                 let res = self.store.put_message(&m).map(|()| self.store.commit());
                 Box::pin(async move {
                     res?.await?;
@@ -393,6 +459,8 @@ impl Handler<Inbound> for TenantActor {
                 failure_reason: None,
                 error_code: None,
                 lease: None,
+                held: false,
+                notice: None,
             };
             match Keyword::of(&m.body) {
                 Some(Keyword::OptOut) => self.store.set_opted_out(self.tenant.id, msg.from.as_str(), true)?,

@@ -53,6 +53,8 @@ pub(crate) struct TenantActor {
     pub(crate) subs: crate::webhook::Subscribers,
     pub(crate) webhook_registry: crate::engine::WebhookRegistry,
     pub(crate) allow_private: bool,
+    /// Where held messages wait.
+    pub(crate) scheduler: Option<Addr<crate::scheduler::Scheduler>>,
 }
 
 fn limiter(rec: &ApiKeyRecord, plan: Plan, clock: &SharedClock) -> Option<Limiter> {
@@ -106,6 +108,7 @@ impl TenantActor {
             subs,
             webhook_registry: shared.webhooks.clone(),
             allow_private: shared.allow_private,
+            scheduler: shared.scheduler.get().cloned(),
         };
         for w in webhooks {
             me.start_webhook(w, arbiter);

@@ -47,6 +47,9 @@ pub struct SendBody {
     #[serde(default)]
     #[schema(value_type = Option<Object>)]
     pub data: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Send later: an RFC 3339 time in the future, at most 30 days ahead.
+    #[serde(default)]
+    pub send_at: Option<String>,
 }
 
 /// The 202 of a send.
@@ -64,6 +67,30 @@ pub struct Accepted {
     /// Acceptance time.
     #[serde(with = "pigeon_actors::storage::ts")]
     pub created_at: DateTime<Utc>,
+    /// When it will go out, if held (quiet hours or `send_at`).
+    #[serde(with = "pigeon_actors::storage::ts::option", skip_serializing_if = "Option::is_none")]
+    pub scheduled_at: Option<DateTime<Utc>>,
+    /// `QUIET_HOURS` when quiet hours moved it (not an error).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub notice: Option<String>,
+}
+
+/// Most days ahead a send may be scheduled.
+const MAX_SCHEDULE_DAYS: i64 = 30;
+
+/// Parses `send_at`: RFC 3339, in the future, at most 30 days ahead.
+fn parse_send_at(s: &str, now: DateTime<Utc>) -> Result<DateTime<Utc>, ApiError> {
+    let at = DateTime::parse_from_rfc3339(s)
+        .map_err(|_| {
+            ApiError::Validation("send_at: must be an RFC 3339 time, e.g. 2026-11-23T09:00:00Z".into())
+        })?
+        .with_timezone(&Utc);
+    if at <= now || at > now + chrono::Duration::days(MAX_SCHEDULE_DAYS) {
+        return Err(ApiError::Validation(format!(
+            "send_at: must be in the future and at most {MAX_SCHEDULE_DAYS} days ahead"
+        )));
+    }
+    Ok(pigeon_actors::storage::ts::truncate(at))
 }
 
 /// A message record.
@@ -178,6 +205,7 @@ fn validate(
         RequestedChannel::Auto => Channel::Auto,
         RequestedChannel::Imessage => Channel::Imessage,
     };
+    let send_at = b.send_at.as_deref().map(|s| parse_send_at(s, engine.clock().now())).transpose()?;
     let (body, template) = match (b.body, b.template) {
         (Some(body), _) => (body, None),
         (None, Some(t)) => {
@@ -187,7 +215,7 @@ fn validate(
         }
         (None, None) => return Err(ApiError::Validation("body: required (or a template)".into())),
     };
-    Ok(SendRequest { to, channel, body, test, idempotency_key, template })
+    Ok(SendRequest { to, channel, body, test, idempotency_key, template, send_at })
 }
 
 /// The `Idempotency-Key` header: 1–255 visible ASCII characters.
@@ -228,6 +256,8 @@ pub async fn send(
             to: m.to,
             channel: m.channel,
             created_at: m.created_at,
+            scheduled_at: m.scheduled_at,
+            notice: m.notice,
         },
     ))
 }

@@ -386,6 +386,12 @@ pub struct MessageRecord {
     pub error_code: Option<String>,
     /// The agent's lease while `sending`.
     pub lease: Option<Lease>,
+    /// Held by the scheduler until `scheduled_at` (quiet hours or `send_at`); no phone has it yet.
+    #[serde(default)]
+    pub held: bool,
+    /// Set when quiet hours moved it: `QUIET_HOURS`.
+    #[serde(default)]
+    pub notice: Option<String>,
 }
 
 /// What the tenant knows of a number it has messaged.

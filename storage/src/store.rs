@@ -50,6 +50,7 @@ struct Inner {
     template_names: sled::Tree,
     contacts: sled::Tree,
     contact_phones: sled::Tree,
+    schedule: sled::Tree,
     committer: Committer,
 }
 
@@ -114,6 +115,7 @@ impl Store {
                 template_names: tree("template_names")?,
                 contacts: tree("contacts")?,
                 contact_phones: tree("contact_phones")?,
+                schedule: tree("schedule")?,
                 db,
                 committer,
             }),
@@ -290,6 +292,17 @@ fn pending_key(m: &MessageRecord) -> [u8; 32] {
     k
 }
 
+/// The `schedule` key of a held message: release time (ms, big-endian), tenant, id, so the tree
+/// reads in release order.
+fn schedule_key(m: &MessageRecord) -> Option<[u8; 40]> {
+    let at = m.scheduled_at?.timestamp_millis().max(0) as u64;
+    let mut k = [0u8; 40];
+    k[..8].copy_from_slice(&at.to_be_bytes());
+    k[8..24].copy_from_slice(&m.tenant_id.to_bytes());
+    k[24..].copy_from_slice(&m.id.to_bytes());
+    Some(k)
+}
+
 /// A unit of pending work found at start-up.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PendingWork {
@@ -389,7 +402,11 @@ impl Store {
         if let Some((key, r)) = idempotency {
             i.idempotency.insert(tkey(m.tenant_id, key.as_bytes()), encode(r))?;
         }
-        if m.status.is_pending() {
+        if m.held {
+            if let Some(k) = schedule_key(m) {
+                i.schedule.insert(k, &[])?;
+            }
+        } else if m.status.is_pending() {
             i.pending.insert(pending_key(m), &m.tenant_id.to_bytes())?;
         }
         i.messages.insert(tkey(m.tenant_id, &m.id.to_bytes()), encode(m))?;
@@ -401,13 +418,37 @@ impl Store {
     /// message missing from the index.
     pub fn put_message(&self, m: &MessageRecord) -> Result<(), StoreError> {
         let i = &self.inner;
-        i.messages.insert(tkey(m.tenant_id, &m.id.to_bytes()), encode(m))?;
-        if m.status.is_pending() {
+        // A released message enters `pending` before its record says so, and leaves `schedule`
+        // after: a crash in between leaves it findable in both lists, never in neither.
+        let owed_by_phone = m.status.is_pending() && !m.held;
+        if owed_by_phone {
             i.pending.insert(pending_key(m), &m.tenant_id.to_bytes())?;
-        } else {
+        }
+        i.messages.insert(tkey(m.tenant_id, &m.id.to_bytes()), encode(m))?;
+        if !owed_by_phone {
             i.pending.remove(pending_key(m))?;
         }
+        if !m.held {
+            if let Some(k) = schedule_key(m) {
+                i.schedule.remove(k)?;
+            }
+        }
         Ok(())
+    }
+
+    /// Every held message as `(release time, tenant, message)`, earliest first.
+    pub fn scheduled(&self) -> Result<Vec<(chrono::DateTime<chrono::Utc>, Ulid, Ulid)>, StoreError> {
+        self.inner
+            .schedule
+            .iter()
+            .keys()
+            .map(|k| {
+                let k = k?;
+                let ms = u64::from_be_bytes(k[..8].try_into().expect("8 bytes")) as i64;
+                let at = chrono::DateTime::from_timestamp_millis(ms).unwrap_or_default();
+                Ok((at, ulid_at(&k[8..]), ulid_at(&k[24..])))
+            })
+            .collect()
     }
 
     /// Drops a `pending` entry whose message is gone or finished (found at recovery).
@@ -821,6 +862,8 @@ mod tests {
             failure_reason: None,
             error_code: None,
             lease: None,
+            held: false,
+            notice: None,
         }
     }
 

@@ -96,8 +96,17 @@ impl Api {
 
     // ---- operator ----
 
-    /// Creates a tenant; returns its `data` (with `keys.live.key` and `keys.test.key`).
+    /// Creates a tenant with quiet hours off (so sends go out at any test hour); returns its
+    /// `data` (with `keys.live.key` and `keys.test.key`).
     pub async fn create_tenant(&self, plan: &str) -> Tenant {
+        let t = self.create_tenant_default(plan).await;
+        let off = json!({"quiet_hours": {"enabled": false, "start": "21:00", "end": "08:00"}});
+        self.patch_tenant(&t.id, off).await.expect(200, None);
+        t
+    }
+
+    /// Creates a tenant with every default, quiet hours included.
+    pub async fn create_tenant_default(&self, plan: &str) -> Tenant {
         let r = self
             .call("POST", "/admin/v1/tenants", Some(ADMIN), Some(json!({"name": "acme", "plan": plan})))
             .await
@@ -237,7 +246,19 @@ pub struct TestApp {
     pub api: Api,
     pub clock: Arc<ManualClock>,
     pub handle: ServerHandle,
-    _dir: tempfile::TempDir,
+    running: actix_web::rt::task::JoinHandle<Result<(), pigeon::startup::StartError>>,
+    allow_private: bool,
+    dir: tempfile::TempDir,
+}
+
+impl TestApp {
+    /// Stops the server gracefully and starts a new one on the same data and clock (a restart
+    /// with the injectable clock still in the test's hands).
+    pub async fn restart(self) -> TestApp {
+        self.handle.stop(true).await;
+        self.running.await.unwrap().expect("clean stop");
+        start(self.dir, self.clock, self.allow_private).await
+    }
 }
 
 impl std::ops::Deref for TestApp {
@@ -257,18 +278,32 @@ pub async fn spawn_app_at(at: &str) -> TestApp {
 }
 
 pub async fn spawn_app_with(at: &str, allow_private: bool) -> TestApp {
-    let dir = tempfile::tempdir().unwrap();
-    let clock = ManualClock::new(at.parse().unwrap());
+    start(tempfile::tempdir().unwrap(), ManualClock::new(at.parse().unwrap()), allow_private).await
+}
+
+async fn start(dir: tempfile::TempDir, clock: Arc<ManualClock>, allow_private: bool) -> TestApp {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let mut settings = Settings::new(dir.path());
     settings.webhook_allow_private = allow_private;
     settings.admin_token = Some(ADMIN.into());
     settings.workers = Some(1);
-    let app = Application::build(settings, listener, clock.clone()).await.expect("app builds");
+    // A previous server on this directory may still be letting go of the store.
+    let mut tries = 0;
+    let app = loop {
+        match Application::build(settings.clone(), listener.try_clone().unwrap(), clock.clone()).await {
+            Ok(app) => break app,
+            Err(e) if tries < 40 => {
+                tries += 1;
+                let _ = e;
+                actix_web::rt::time::sleep(Duration::from_millis(50)).await;
+            }
+            Err(e) => panic!("app builds: {e}"),
+        }
+    };
     let base = format!("http://127.0.0.1:{}", app.port());
     let handle = app.handle();
-    actix_web::rt::spawn(app.run_until_stopped());
-    TestApp { api: Api::new(base), clock, handle, _dir: dir }
+    let running = actix_web::rt::spawn(app.run_until_stopped());
+    TestApp { api: Api::new(base), clock, handle, running, allow_private, dir }
 }
 
 /// The real executable.

@@ -13,4 +13,5 @@ mod messages;
 mod operator;
 mod process;
 mod records;
+mod schedule;
 mod webhooks;
