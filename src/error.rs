@@ -242,6 +242,7 @@ impl From<EngineError> for ApiError {
             EngineError::NoPhoneAvailable => ApiError::NoPhoneAvailable,
             EngineError::InvalidTransition(m) => ApiError::InvalidTransition(m),
             EngineError::IdempotencyKeyReused => ApiError::IdempotencyKeyReused,
+            EngineError::DetectionUnavailable => ApiError::DetectionUnavailable,
             EngineError::InvalidTemplate(t) => ApiError::InvalidTemplate(format!(
                 "template: no template named or with id {t:?} in this account"
             )),

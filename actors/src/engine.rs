@@ -254,6 +254,15 @@ impl TenantHandle {
         self.addr.send(msg::UpdatePhone { id, daily_limit, enabled, online }).await?
     }
 
+    /// Whether a number has iMessage: cached for 7 days, else asked of an online phone.
+    pub async fn detect(
+        &self,
+        number: PhoneNumber,
+        test: bool,
+    ) -> Result<crate::messaging::Detection, EngineError> {
+        self.addr.send(msg::DetectNumber { number, test }).await?
+    }
+
     /// Hands a held message back for release.
     pub(crate) fn release(&self, id: Ulid) {
         self.addr.do_send(msg::Release(id));
@@ -351,6 +360,11 @@ impl AgentHandle {
     /// An inbound text; STOP/START words change the sender's opt-out.
     pub async fn inbound(&self, from: PhoneNumber, body: String) -> Result<MessageRecord, EngineError> {
         self.tenant.send(msg::Inbound { phone_id: self.phone_id, from, body }).await?
+    }
+
+    /// The answer to a detection job; returns the number it was about.
+    pub async fn answer_detection(&self, job_id: Ulid, imessage: bool) -> Result<String, EngineError> {
+        self.entry.addr.send(phone::AnswerDetect { job_id, imessage }).await?
     }
 
     /// The tenant this phone belongs to.

@@ -47,6 +47,9 @@ pub enum EngineError {
     /// The change is not allowed from the record's current state; the text says why.
     #[error("{0}")]
     InvalidTransition(String),
+    /// No phone could answer a detection (none online, or no answer within 10 s).
+    #[error("detection unavailable")]
+    DetectionUnavailable,
     /// No template with that name or id in the tenant.
     #[error("no template {0:?}")]
     InvalidTemplate(String),

@@ -20,5 +20,5 @@ pub use engine::{
     TenantPatch, Usage,
 };
 pub use error::EngineError;
-pub use messaging::{PhoneView, SendRequest};
+pub use messaging::{Detection, PhoneView, SendRequest};
 pub use pigeon_storage as storage;

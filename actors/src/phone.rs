@@ -61,21 +61,23 @@ impl PhoneLive {
     }
 }
 
-/// A unit of work handed to an agent.
+/// A unit of work handed to an agent: `send` a message, or `detect` whether a number has iMessage.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Job {
-    /// Lease id.
+    /// Lease id (send) or question id (detect).
     pub job_id: String,
-    /// `send`.
+    /// `send` or `detect`.
     pub kind: &'static str,
-    /// The message.
-    pub message_id: String,
-    /// Recipient.
-    pub to: String,
-    /// Text.
-    pub body: String,
-    /// `auto`, `imessage` or `sms`.
-    pub channel: Channel,
+    /// Send: the message.
+    pub message_id: Option<String>,
+    /// Send: recipient.
+    pub to: Option<String>,
+    /// Send: text.
+    pub body: Option<String>,
+    /// Send: `auto`, `imessage` or `sms` (`auto` resolved when detection knows the number).
+    pub channel: Option<Channel>,
+    /// Detect: the number to check.
+    pub phone: Option<String>,
 }
 
 pub(crate) struct PhoneActor {
@@ -92,6 +94,9 @@ pub(crate) struct PhoneActor {
     leases: HashMap<Ulid, Lease>,
     /// Agent polls waiting for work.
     waiters: Vec<oneshot::Sender<Vec<Job>>>,
+    /// Detection questions not yet handed out, and those handed out awaiting an answer.
+    detect_queue: VecDeque<(Ulid, String)>,
+    detect_waiting: HashMap<Ulid, (String, oneshot::Sender<bool>)>,
     /// Set once the phone is deleted: nothing more is dispatched.
     retired: bool,
     /// The tenant's webhooks, for the events its messages' fates make.
@@ -117,6 +122,8 @@ impl PhoneActor {
             queue: VecDeque::new(),
             leases: HashMap::new(),
             waiters: Vec::new(),
+            detect_queue: VecDeque::new(),
+            detect_waiting: HashMap::new(),
             retired: false,
             subs,
         }
@@ -171,7 +178,7 @@ impl PhoneActor {
 
     /// Hands work to the phone: sim phones start delivering; agents' waiting polls get jobs.
     fn dispatch(&mut self, ctx: &mut Context<Self>) {
-        if self.retired || self.queue.is_empty() {
+        if self.retired || (self.queue.is_empty() && self.detect_queue.is_empty()) {
             return;
         }
         match self.driver {
@@ -188,7 +195,7 @@ impl PhoneActor {
                 }
             }
             PhoneDriver::Agent => {
-                while !self.queue.is_empty() {
+                while !self.queue.is_empty() || !self.detect_queue.is_empty() {
                     let Some(tx) = self.next_waiter() else { break };
                     let (jobs, commit) = self.lease(MAX_JOBS_PER_POLL);
                     if jobs.is_empty() {
@@ -203,7 +210,7 @@ impl PhoneActor {
                         if let Err(jobs) = tx.send(jobs) {
                             // The poll gave up meanwhile: the work goes back, not to waste.
                             me.do_send(Unlease(
-                                jobs.iter().filter_map(|j| j.message_id.parse().ok()).collect(),
+                                jobs.iter().filter_map(|j| j.message_id.as_deref()?.parse().ok()).collect(),
                             ));
                         }
                     });
@@ -228,18 +235,39 @@ impl PhoneActor {
         max: usize,
     ) -> (Vec<Job>, impl std::future::Future<Output = Result<(), pigeon_storage::StoreError>> + use<>) {
         let until = self.clock.now() + chrono::Duration::from_std(LEASE).expect("small");
-        let mut jobs = Vec::new();
+        let mut jobs: Vec<Job> = self
+            .detect_queue
+            .drain(..)
+            .map(|(id, number)| Job {
+                job_id: id.to_string(),
+                kind: "detect",
+                message_id: None,
+                to: None,
+                body: None,
+                channel: None,
+                phone: Some(number),
+            })
+            .collect();
         for mut m in self.take(max) {
             let lease = Lease { job_id: pigeon_storage::model::new_id(), until };
             m.lease = Some(lease.clone());
             self.save(&m);
+            let channel = match m.channel {
+                Channel::Auto => match self.store.detection(self.tenant_id, &m.to) {
+                    Ok(Some(d)) if d.imessage => Channel::Imessage,
+                    Ok(Some(_)) => Channel::Sms,
+                    _ => Channel::Auto,
+                },
+                c => c,
+            };
             jobs.push(Job {
                 job_id: lease.job_id.to_string(),
                 kind: "send",
-                message_id: m.id.to_string(),
-                to: m.to,
-                body: m.body,
-                channel: m.channel,
+                message_id: Some(m.id.to_string()),
+                to: Some(m.to),
+                body: Some(m.body),
+                channel: Some(channel),
+                phone: None,
             });
             self.leases.insert(m.id, lease);
         }
@@ -562,5 +590,46 @@ impl Handler<Retire> for PhoneActor {
             let _ = tx.send(Vec::new());
         }
         ctx.stop();
+    }
+}
+
+/// Ask the phone whether a number has iMessage; the answer comes on `reply`.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub(crate) struct Detect {
+    pub number: String,
+    pub reply: oneshot::Sender<bool>,
+}
+
+impl Handler<Detect> for PhoneActor {
+    type Result = ();
+    fn handle(&mut self, msg: Detect, ctx: &mut Self::Context) {
+        if self.driver == PhoneDriver::Sim {
+            let _ = msg.reply.send(sim_has_imessage(&msg.number));
+            return;
+        }
+        let id = pigeon_storage::model::new_id();
+        self.detect_waiting.retain(|_, (_, tx)| !tx.is_closed());
+        self.detect_waiting.insert(id, (msg.number.clone(), msg.reply));
+        self.detect_queue.push_back((id, msg.number));
+        self.dispatch(ctx);
+    }
+}
+
+/// An agent's answer to a detection question: the number it was about.
+#[derive(Message)]
+#[rtype(result = "Result<String, EngineError>")]
+pub(crate) struct AnswerDetect {
+    pub job_id: Ulid,
+    pub imessage: bool,
+}
+
+impl Handler<AnswerDetect> for PhoneActor {
+    type Result = Result<String, EngineError>;
+    fn handle(&mut self, msg: AnswerDetect, _: &mut Self::Context) -> Self::Result {
+        let (number, tx) =
+            self.detect_waiting.remove(&msg.job_id).ok_or(EngineError::NotFound("detection job"))?;
+        let _ = tx.send(msg.imessage);
+        Ok(number)
     }
 }

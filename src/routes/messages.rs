@@ -364,3 +364,47 @@ pub async fn phones(tenant: Tenant) -> Result<HttpResponse, ApiError> {
         .collect();
     Ok(reply(StatusCode::OK, v))
 }
+
+/// Body of `POST /v1/detect`.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DetectBody {
+    /// E.164 number.
+    pub phone: String,
+}
+
+/// Whether a number has iMessage.
+#[derive(Serialize, ToSchema)]
+pub struct DetectionView {
+    /// The number.
+    pub phone: String,
+    /// Has iMessage.
+    pub imessage: bool,
+    /// When a phone checked it.
+    #[serde(with = "pigeon_actors::storage::ts")]
+    pub checked_at: DateTime<Utc>,
+    /// Answered from the 7-day cache.
+    pub cached: bool,
+}
+
+/// Asks one of the tenant's online phones whether a number has iMessage (cached 7 days); 503
+/// `DETECTION_UNAVAILABLE` when no phone can answer within 10 s.
+#[utoipa::path(post, path = "/v1/detect", tag = "messages", security(("api_key" = [])),
+    request_body = DetectBody,
+    responses((status = 200, body = DataBody<DetectionView>), (status = 400, body = ErrorBody),
+        (status = 503, description = "DETECTION_UNAVAILABLE", body = ErrorBody)))]
+pub async fn detect(
+    tenant: Tenant,
+    body: Result<Json<DetectBody>, ApiError>,
+) -> Result<HttpResponse, ApiError> {
+    let Json(b) = body?;
+    let number = PhoneNumber::parse(&b.phone).ok_or_else(|| {
+        ApiError::InvalidPhoneNumber(format!("phone: {:?} is not E.164: + then 10 to 15 digits", b.phone))
+    })?;
+    let test = tenant.environment == pigeon_actors::storage::model::Environment::Test;
+    let d = tenant.handle.detect(number, test).await?;
+    Ok(reply(
+        StatusCode::OK,
+        DetectionView { phone: d.phone, imessage: d.imessage, checked_at: d.checked_at, cached: d.cached },
+    ))
+}

@@ -66,6 +66,7 @@ routes! {
     GET "/v1/messages/{id}" => messages::get;
     DELETE "/v1/messages/{id}" => messages::cancel;
     GET "/v1/phones" => messages::phones;
+    POST "/v1/detect" => messages::detect;
     POST "/admin/v1/phones" => phones::create;
     GET "/admin/v1/phones" => phones::list;
     PATCH "/admin/v1/phones/{id}" => phones::patch;
@@ -73,6 +74,7 @@ routes! {
     GET "/phone/v1/jobs" => phones::jobs;
     POST "/phone/v1/messages/{id}/status" => phones::status;
     POST "/phone/v1/inbound" => phones::inbound;
+    POST "/phone/v1/detections/{job_id}" => phones::detection;
     POST "/v1/webhooks" => webhooks::create;
     GET "/v1/webhooks" => webhooks::list;
     DELETE "/v1/webhooks/{id}" => webhooks::delete;

@@ -216,22 +216,29 @@ pub struct PollQuery {
     wait: Option<String>,
 }
 
-/// A job as the agent gets it.
+/// A job as the agent gets it: `send` (`message_id`, `to`, `body`, `channel`) or `detect` (`phone`).
 #[derive(Serialize, ToSchema)]
 pub struct JobView {
-    /// Lease id; answer within 60 s or the job returns to the queue.
+    /// Lease id (send: answer within 60 s or the job returns to the queue) or question id (detect).
     pub job_id: String,
-    /// `send`.
+    /// `send` or `detect`.
     pub kind: String,
-    /// Message to send.
-    pub message_id: String,
-    /// Recipient.
-    pub to: String,
-    /// Text.
-    pub body: String,
-    /// `auto` or `imessage`.
-    #[schema(value_type = String)]
-    pub channel: Channel,
+    /// Send: message to send.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message_id: Option<String>,
+    /// Send: recipient.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub to: Option<String>,
+    /// Send: text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub body: Option<String>,
+    /// Send: `auto`, `imessage` or `sms`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<String>)]
+    pub channel: Option<Channel>,
+    /// Detect: the number to check for iMessage.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub phone: Option<String>,
 }
 
 impl From<Job> for JobView {
@@ -243,6 +250,7 @@ impl From<Job> for JobView {
             to: j.to,
             body: j.body,
             channel: j.channel,
+            phone: j.phone,
         }
     }
 }
@@ -354,4 +362,38 @@ pub async fn inbound(
     }
     let m = agent.inbound(from, b.body).await?;
     Ok(reply(StatusCode::CREATED, MessageView::from(m)))
+}
+
+/// Body of a detection answer.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DetectionAnswer {
+    /// Whether the number has iMessage.
+    pub imessage: bool,
+}
+
+/// Answer of a detection report.
+#[derive(Serialize, ToSchema)]
+pub struct DetectionAck {
+    /// The job.
+    pub job_id: String,
+    /// The number it was about.
+    pub phone: String,
+    /// The answer recorded.
+    pub imessage: bool,
+}
+
+/// Answers a `detect` job.
+#[utoipa::path(post, path = "/phone/v1/detections/{job_id}", tag = "phone agent", security(("agent_token" = [])),
+    params(("job_id" = String, Path, description = "the detect job")), request_body = DetectionAnswer,
+    responses((status = 200, body = DataBody<DetectionAck>), (status = 404, body = ErrorBody)))]
+pub async fn detection(
+    Agent(agent): Agent,
+    job: web::Path<String>,
+    body: Result<Json<DetectionAnswer>, ApiError>,
+) -> Result<HttpResponse, ApiError> {
+    let job_id = parse_id(&job, "detection job")?;
+    let Json(b) = body?;
+    let phone = agent.answer_detection(job_id, b.imessage).await?;
+    Ok(reply(StatusCode::OK, DetectionAck { job_id: job_id.to_string(), phone, imessage: b.imessage }))
 }

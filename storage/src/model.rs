@@ -536,3 +536,13 @@ pub struct ContactRecord {
     #[serde(with = "crate::ts")]
     pub updated_at: DateTime<Utc>,
 }
+
+/// What a phone said about a number's iMessage support (cached 7 days).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DetectionRecord {
+    /// Has iMessage.
+    pub imessage: bool,
+    /// When it was checked.
+    #[serde(with = "crate::ts")]
+    pub checked_at: DateTime<Utc>,
+}

@@ -18,7 +18,7 @@ use crate::model::{
     ApiKeyRecord, DeliveryRecord, DeliveryState, IdempotencyRecord, MessageRecord, PhoneRecord,
     RecipientRecord, TenantRecord, WebhookRecord,
 };
-use crate::model::{ContactRecord, TemplateRecord};
+use crate::model::{ContactRecord, DetectionRecord, TemplateRecord};
 use crate::StoreError;
 
 /// Handle to the store; cheap to clone, shared by the HTTP layer and every actor.
@@ -51,6 +51,7 @@ struct Inner {
     contacts: sled::Tree,
     contact_phones: sled::Tree,
     schedule: sled::Tree,
+    detections: sled::Tree,
     committer: Committer,
 }
 
@@ -116,6 +117,7 @@ impl Store {
                 contacts: tree("contacts")?,
                 contact_phones: tree("contact_phones")?,
                 schedule: tree("schedule")?,
+                detections: tree("detections")?,
                 db,
                 committer,
             }),
@@ -733,6 +735,23 @@ impl Store {
             .take(limit)
             .map(|kv| decode(name, &kv?.1))
             .collect()
+    }
+
+    // ---- detection ----
+
+    /// The last detection of a number by this tenant's phones.
+    pub fn detection(&self, tenant: Ulid, number: &str) -> Result<Option<DetectionRecord>, StoreError> {
+        self.inner
+            .detections
+            .get(tkey(tenant, number.as_bytes()))?
+            .map(|v| decode("detections", &v))
+            .transpose()
+    }
+
+    /// Records a detection (no flush needed: a lost one is asked again).
+    pub fn put_detection(&self, tenant: Ulid, number: &str, d: &DetectionRecord) -> Result<(), StoreError> {
+        self.inner.detections.insert(tkey(tenant, number.as_bytes()), encode(d))?;
+        Ok(())
     }
 
     // ---- recipients and opt-outs ----

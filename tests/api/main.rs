@@ -6,6 +6,7 @@ mod helpers;
 mod agent;
 mod auth;
 mod crash;
+mod detect;
 mod envelope;
 mod keys;
 mod limits;
