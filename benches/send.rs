@@ -25,6 +25,7 @@ fn request(i: u64) -> SendRequest {
         idempotency_key: None,
         template: None,
         send_at: None,
+        campaign_id: None,
     }
 }
 

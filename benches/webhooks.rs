@@ -68,6 +68,7 @@ fn deliveries(c: &mut Criterion) {
                                     idempotency_key: None,
                                     template: None,
                                     send_at: None,
+                                    campaign_id: None,
                                 };
                                 t.send(req).await.unwrap();
                             }

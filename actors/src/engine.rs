@@ -20,7 +20,8 @@ use crate::phone::{self, Job, PhoneActor, PhoneLive};
 use crate::tenant::{self, TenantActor, CALLS};
 use crate::EngineError;
 use pigeon_storage::model::{
-    Channel, DeliveryRecord, MessageRecord, MessageStatus, PhoneDriver, SimSettings, WebhookRecord,
+    CampaignRecord, Channel, DeliveryRecord, MessageRecord, MessageStatus, PhoneDriver, SimSettings,
+    WebhookRecord,
 };
 
 /// A running phone actor, findable by phone id (agent calls name only the phone).
@@ -185,6 +186,28 @@ pub struct TenantHandle {
 }
 
 impl TenantHandle {
+    pub(crate) fn from_addr(addr: Addr<TenantActor>) -> Self {
+        Self { addr }
+    }
+
+    /// Creates a draft campaign.
+    pub async fn create_campaign(
+        &self,
+        c: crate::campaign::NewCampaign,
+    ) -> Result<CampaignRecord, EngineError> {
+        self.addr.send(crate::campaign::CreateCampaign(c)).await?
+    }
+
+    /// Launches a draft campaign (202: it runs in the background).
+    pub async fn launch_campaign(&self, id: Ulid) -> Result<CampaignRecord, EngineError> {
+        self.addr.send(crate::campaign::Launch { id, resume: false }).await?
+    }
+
+    /// Cancels a draft or running campaign.
+    pub async fn cancel_campaign(&self, id: Ulid) -> Result<CampaignRecord, EngineError> {
+        self.addr.send(crate::campaign::CancelCampaign(id)).await?
+    }
+
     /// Creates a key; answers once it is on disk.
     pub async fn create_key(
         &self,
@@ -717,6 +740,11 @@ impl Engine {
             }
         }
         let d: usize = deliveries.iter().map(|(_, _, ids)| ids.len()).sum();
+        for c in store.running_campaigns()? {
+            if let Ok(addr) = self.addr(c.tenant_id) {
+                addr.do_send(crate::campaign::Launch { id: c.id, resume: true });
+            }
+        }
         for (tenant, webhook, ids) in deliveries {
             if self.addr(tenant).is_err() {
                 continue;

@@ -2,6 +2,7 @@
 //! monthly call count) lives in one actor, so the rules for a tenant run one at a time, in order,
 //! with no locks; the [`Engine`] hands out addresses and hides them behind small handle types.
 
+pub mod campaign;
 pub mod clock;
 pub mod credentials;
 pub mod domain;

@@ -109,6 +109,8 @@ pub struct SendRequest {
     pub template: Option<String>,
     /// Hold until then (future, at most 30 days: checked at the edge).
     pub send_at: Option<DateTime<Utc>>,
+    /// The campaign it belongs to.
+    pub campaign_id: Option<Ulid>,
 }
 
 impl SendRequest {
@@ -168,7 +170,7 @@ impl TenantActor {
             channel_used: None,
             body: req.body.clone(),
             template: req.template.clone(),
-            campaign_id: None,
+            campaign_id: req.campaign_id,
             test: req.test,
             created_at: now,
             scheduled_at: None,

@@ -55,6 +55,8 @@ pub(crate) struct TenantActor {
     pub(crate) allow_private: bool,
     /// Where held messages wait.
     pub(crate) scheduler: Option<Addr<crate::scheduler::Scheduler>>,
+    /// Runners of the tenant's running campaigns.
+    pub(crate) runners: HashMap<Ulid, Addr<crate::campaign::CampaignRunner>>,
 }
 
 fn limiter(rec: &ApiKeyRecord, plan: Plan, clock: &SharedClock) -> Option<Limiter> {
@@ -109,6 +111,7 @@ impl TenantActor {
             webhook_registry: shared.webhooks.clone(),
             allow_private: shared.allow_private,
             scheduler: shared.scheduler.get().cloned(),
+            runners: HashMap::new(),
         };
         for w in webhooks {
             me.start_webhook(w, arbiter);

@@ -215,7 +215,7 @@ fn validate(
         }
         (None, None) => return Err(ApiError::Validation("body: required (or a template)".into())),
     };
-    Ok(SendRequest { to, channel, body, test, idempotency_key, template, send_at })
+    Ok(SendRequest { to, channel, body, test, idempotency_key, template, send_at, campaign_id: None })
 }
 
 /// The `Idempotency-Key` header: 1–255 visible ASCII characters.

@@ -11,6 +11,7 @@ use utoipa::{OpenApi, ToSchema};
 use crate::error::ApiError;
 
 pub mod admin;
+pub mod campaigns;
 pub mod contacts;
 pub mod health;
 pub mod keys;
@@ -90,6 +91,11 @@ routes! {
     GET "/v1/contacts/{id}" => contacts::get;
     PATCH "/v1/contacts/{id}" => contacts::patch;
     DELETE "/v1/contacts/{id}" => contacts::delete;
+    POST "/v1/campaigns" => campaigns::create;
+    GET "/v1/campaigns" => campaigns::list;
+    GET "/v1/campaigns/{id}" => campaigns::get;
+    POST "/v1/campaigns/{id}/launch" => campaigns::launch;
+    POST "/v1/campaigns/{id}/cancel" => campaigns::cancel;
 }
 
 fn add(table: &mut Vec<(&'static str, Resource)>, path: &'static str, route: Route) {

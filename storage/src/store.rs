@@ -18,7 +18,7 @@ use crate::model::{
     ApiKeyRecord, DeliveryRecord, DeliveryState, IdempotencyRecord, MessageRecord, PhoneRecord,
     RecipientRecord, TenantRecord, WebhookRecord,
 };
-use crate::model::{ContactRecord, DetectionRecord, TemplateRecord};
+use crate::model::{CampaignRecord, ContactRecord, DetectionRecord, TemplateRecord};
 use crate::StoreError;
 
 /// Handle to the store; cheap to clone, shared by the HTTP layer and every actor.
@@ -52,6 +52,9 @@ struct Inner {
     contact_phones: sled::Tree,
     schedule: sled::Tree,
     detections: sled::Tree,
+    campaigns: sled::Tree,
+    campaign_recipients: sled::Tree,
+    campaign_messages: sled::Tree,
     committer: Committer,
 }
 
@@ -118,6 +121,9 @@ impl Store {
                 contact_phones: tree("contact_phones")?,
                 schedule: tree("schedule")?,
                 detections: tree("detections")?,
+                campaigns: tree("campaigns")?,
+                campaign_recipients: tree("campaign_recipients")?,
+                campaign_messages: tree("campaign_messages")?,
                 db,
                 committer,
             }),
@@ -735,6 +741,107 @@ impl Store {
             .take(limit)
             .map(|kv| decode(name, &kv?.1))
             .collect()
+    }
+
+    // ---- campaigns ----
+
+    /// Writes a campaign. Follow with [`Store::commit`] when the change must last.
+    pub fn put_campaign(&self, c: &CampaignRecord) -> Result<(), StoreError> {
+        self.inner.campaigns.insert(tkey(c.tenant_id, &c.id.to_bytes()), encode(c))?;
+        Ok(())
+    }
+
+    /// A campaign by id.
+    pub fn campaign(&self, tenant: Ulid, id: Ulid) -> Result<Option<CampaignRecord>, StoreError> {
+        self.inner.campaigns.get(tkey(tenant, &id.to_bytes()))?.map(|v| decode("campaigns", &v)).transpose()
+    }
+
+    /// A tenant's campaigns in creation order after `after`.
+    pub fn campaigns(
+        &self,
+        tenant: Ulid,
+        after: Option<Ulid>,
+        limit: usize,
+    ) -> Result<Vec<CampaignRecord>, StoreError> {
+        self.page(&self.inner.campaigns, "campaigns", tenant, after, limit)
+    }
+
+    /// Every running campaign of every tenant (resumed at start-up).
+    pub fn running_campaigns(&self) -> Result<Vec<CampaignRecord>, StoreError> {
+        let mut out = Vec::new();
+        for kv in self.inner.campaigns.iter() {
+            let c: CampaignRecord = decode("campaigns", &kv?.1)?;
+            if c.status == crate::model::CampaignStatus::Running {
+                out.push(c);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Stores a campaign's resolved recipients, numbered from 0, in batches.
+    pub fn put_campaign_recipients(
+        &self,
+        tenant: Ulid,
+        campaign: Ulid,
+        phones: &[String],
+    ) -> Result<(), StoreError> {
+        for chunk in phones.chunks(10_000).enumerate() {
+            let mut batch = sled::Batch::default();
+            for (j, p) in chunk.1.iter().enumerate() {
+                let i = (chunk.0 * 10_000 + j) as u64;
+                let mut k = tkey(tenant, &campaign.to_bytes());
+                k.extend_from_slice(&i.to_be_bytes());
+                batch.insert(k, p.as_bytes());
+            }
+            self.inner.campaign_recipients.apply_batch(batch)?;
+        }
+        Ok(())
+    }
+
+    /// Recipients `from..from+n` of a campaign.
+    pub fn campaign_recipients(
+        &self,
+        tenant: Ulid,
+        campaign: Ulid,
+        from: u64,
+        n: usize,
+    ) -> Result<Vec<String>, StoreError> {
+        let prefix = tkey(tenant, &campaign.to_bytes());
+        let mut start = prefix.clone();
+        start.extend_from_slice(&from.to_be_bytes());
+        self.inner
+            .campaign_recipients
+            .range(start..)
+            .take_while(|kv| kv.as_ref().map_or(true, |(k, _)| k.starts_with(&prefix)))
+            .take(n)
+            .map(|kv| Ok(String::from_utf8_lossy(&kv?.1).into_owned()))
+            .collect()
+    }
+
+    /// Links a message to its campaign (for the campaign's counts).
+    pub fn link_campaign_message(
+        &self,
+        tenant: Ulid,
+        campaign: Ulid,
+        message: Ulid,
+    ) -> Result<(), StoreError> {
+        let mut k = tkey(tenant, &campaign.to_bytes());
+        k.extend_from_slice(&message.to_bytes());
+        self.inner.campaign_messages.insert(k, &[])?;
+        Ok(())
+    }
+
+    /// The messages a campaign made.
+    pub fn campaign_messages(&self, tenant: Ulid, campaign: Ulid) -> Result<Vec<MessageRecord>, StoreError> {
+        let prefix = tkey(tenant, &campaign.to_bytes());
+        let mut out = Vec::new();
+        for k in self.inner.campaign_messages.scan_prefix(&prefix).keys() {
+            let k = k?;
+            if let Some(m) = self.message(tenant, ulid_at(&k[32..]))? {
+                out.push(m);
+            }
+        }
+        Ok(out)
     }
 
     // ---- detection ----

@@ -5,6 +5,7 @@ mod helpers;
 
 mod agent;
 mod auth;
+mod campaigns;
 mod crash;
 mod detect;
 mod envelope;

@@ -1,0 +1,271 @@
+//! `/v1/campaigns`: one text or template to many recipients.
+
+use std::collections::BTreeMap;
+
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpResponse};
+use chrono::{DateTime, Utc};
+use pigeon_actors::campaign::NewCampaign;
+use pigeon_actors::domain::PhoneNumber;
+use pigeon_actors::storage::model::{Audience, CampaignRecord, CampaignStatus, Channel, MessageStatus};
+use pigeon_actors::storage::Store;
+use pigeon_actors::{Engine, EngineError};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::messages::{RequestedChannel, MAX_BODY_CHARS};
+use super::{page as list_page, reply, DataBody, ErrorBody, ListBody};
+use crate::error::ApiError;
+use crate::extract::{Json, Page, Tenant};
+
+/// Most recipients a campaign may list.
+const MAX_RECIPIENTS: usize = 100_000;
+
+/// Body of `POST /v1/campaigns`.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CreateCampaign {
+    /// Label, 1–200 characters.
+    pub name: String,
+    /// Text, 1–10,000 characters; or
+    #[serde(default)]
+    pub body: Option<String>,
+    /// a template name or id.
+    #[serde(default)]
+    pub template: Option<String>,
+    /// Shared template values (each recipient's contact attributes fill the rest).
+    #[serde(default)]
+    #[schema(value_type = Option<Object>)]
+    pub data: Option<serde_json::Map<String, serde_json::Value>>,
+    /// `auto` (default) or `imessage`.
+    #[serde(default)]
+    pub channel: RequestedChannel,
+    /// Recipients: these contacts, or
+    #[serde(default)]
+    pub contact_ids: Option<Vec<String>>,
+    /// these numbers (E.164, at most 100,000), or
+    #[serde(default)]
+    pub phones: Option<Vec<String>>,
+    /// every contact at launch.
+    #[serde(default)]
+    pub all_contacts: Option<bool>,
+}
+
+/// Counts of a campaign's messages by status.
+#[derive(Serialize, ToSchema, Default)]
+pub struct Counts {
+    /// Waiting (or held).
+    pub queued: u64,
+    /// With a phone.
+    pub sending: u64,
+    /// Sent.
+    pub sent: u64,
+    /// Delivered.
+    pub delivered: u64,
+    /// Failed.
+    pub failed: u64,
+    /// Cancelled.
+    pub cancelled: u64,
+}
+
+/// A campaign.
+#[derive(Serialize, ToSchema)]
+pub struct CampaignView {
+    /// Campaign id.
+    pub id: String,
+    /// Label.
+    pub name: String,
+    /// `draft`, `running`, `completed` or `cancelled`.
+    #[schema(value_type = String)]
+    pub status: CampaignStatus,
+    /// Text, if not a template.
+    pub body: Option<String>,
+    /// Template name or id, if used.
+    pub template: Option<String>,
+    /// Shared template values.
+    #[schema(value_type = Object)]
+    pub data: serde_json::Map<String, serde_json::Value>,
+    /// Requested channel.
+    #[schema(value_type = String)]
+    pub channel: Channel,
+    /// `{contact_ids: [...]}`, `{phones: [...]}` or `"all_contacts"`.
+    #[schema(value_type = Object)]
+    pub audience: Audience,
+    /// Recipients resolved at launch.
+    pub total: u64,
+    /// Recipients handled so far (sent or skipped).
+    pub processed: u64,
+    /// Messages accepted, by current status (kept current as they move).
+    pub counts: Counts,
+    /// Recipients not sent, by the code that refused them.
+    pub skipped: BTreeMap<String, u64>,
+    /// Creation time.
+    #[serde(with = "pigeon_actors::storage::ts")]
+    pub created_at: DateTime<Utc>,
+    /// Launch time.
+    #[serde(with = "pigeon_actors::storage::ts::option")]
+    pub launched_at: Option<DateTime<Utc>>,
+    /// Completion or cancellation time.
+    #[serde(with = "pigeon_actors::storage::ts::option")]
+    pub finished_at: Option<DateTime<Utc>>,
+}
+
+fn view(store: &Store, c: CampaignRecord) -> Result<CampaignView, ApiError> {
+    let mut counts = Counts::default();
+    for m in store.campaign_messages(c.tenant_id, c.id).map_err(EngineError::from)? {
+        match m.status {
+            MessageStatus::Queued => counts.queued += 1,
+            MessageStatus::Sending => counts.sending += 1,
+            MessageStatus::Sent => counts.sent += 1,
+            MessageStatus::Delivered => counts.delivered += 1,
+            MessageStatus::Failed => counts.failed += 1,
+            MessageStatus::Cancelled => counts.cancelled += 1,
+            MessageStatus::Received => {}
+        }
+    }
+    Ok(CampaignView {
+        id: c.id.to_string(),
+        name: c.name,
+        status: c.status,
+        body: c.body,
+        template: c.template,
+        data: c.data,
+        channel: c.channel,
+        audience: c.audience,
+        total: c.total,
+        processed: c.processed,
+        counts,
+        skipped: c.skipped,
+        created_at: c.created_at,
+        launched_at: c.launched_at,
+        finished_at: c.finished_at,
+    })
+}
+
+fn campaign_id(s: &str) -> Result<ulid::Ulid, ApiError> {
+    ulid::Ulid::from_string(s).map_err(|_| ApiError::CampaignNotFound)
+}
+
+/// Creates a draft campaign with a body or a template, shared `data`, and recipients.
+#[utoipa::path(post, path = "/v1/campaigns", tag = "campaigns", security(("api_key" = [])),
+    request_body = CreateCampaign,
+    responses((status = 201, body = DataBody<CampaignView>), (status = 400, body = ErrorBody),
+        (status = 404, description = "CONTACT_NOT_FOUND", body = ErrorBody)))]
+pub async fn create(
+    tenant: Tenant,
+    engine: web::Data<Engine>,
+    body: Result<Json<CreateCampaign>, ApiError>,
+) -> Result<HttpResponse, ApiError> {
+    let Json(b) = body?;
+    let name = b.name.trim().to_owned();
+    if name.is_empty() || name.chars().count() > 200 {
+        return Err(ApiError::Validation("name: must be 1 to 200 characters".into()));
+    }
+    match (&b.body, &b.template) {
+        (Some(_), Some(_)) | (None, None) => {
+            return Err(ApiError::Validation("body: give exactly one of body or template".into()))
+        }
+        (Some(t), None) if t.is_empty() || t.chars().count() > MAX_BODY_CHARS => {
+            return Err(ApiError::Validation(format!("body: must be 1 to {MAX_BODY_CHARS} characters")))
+        }
+        _ => {}
+    }
+    let audience = match (b.contact_ids, b.phones, b.all_contacts) {
+        (Some(ids), None, None | Some(false)) if !ids.is_empty() && ids.len() <= MAX_RECIPIENTS => Audience::ContactIds(
+            ids.iter().map(|i| ulid::Ulid::from_string(i).map_err(|_| ApiError::ContactNotFound)).collect::<Result<_, _>>()?,
+        ),
+        (None, Some(phones), None | Some(false)) if !phones.is_empty() && phones.len() <= MAX_RECIPIENTS => {
+            let mut v = Vec::with_capacity(phones.len());
+            for (i, p) in phones.iter().enumerate() {
+                let n = PhoneNumber::parse(p)
+                    .ok_or_else(|| ApiError::InvalidPhoneNumber(format!("phones[{i}]: {p:?} is not E.164")))?;
+                v.push(n.as_str().to_owned());
+            }
+            Audience::Phones(v)
+        }
+        (None, None, Some(true)) => Audience::AllContacts,
+        _ => {
+            return Err(ApiError::Validation(format!(
+                "contact_ids: give exactly one of contact_ids, phones (1 to {MAX_RECIPIENTS} each) or all_contacts: true"
+            )))
+        }
+    };
+    let channel = match b.channel {
+        RequestedChannel::Auto => Channel::Auto,
+        RequestedChannel::Imessage => Channel::Imessage,
+    };
+    let test = tenant.environment == pigeon_actors::storage::model::Environment::Test;
+    let new = NewCampaign {
+        name,
+        body: b.body,
+        template: b.template,
+        data: b.data.unwrap_or_default(),
+        channel,
+        audience,
+        test,
+    };
+    let c = tenant.handle.create_campaign(new).await?;
+    Ok(reply(StatusCode::CREATED, view(engine.store(), c)?))
+}
+
+/// The account's campaigns, oldest first.
+#[utoipa::path(get, path = "/v1/campaigns", tag = "campaigns", security(("api_key" = [])),
+    params(("limit" = Option<u32>, Query, description = "1–100, default 50"),
+        ("after" = Option<String>, Query, description = "cursor from next_cursor")),
+    responses((status = 200, body = ListBody<CampaignView>)))]
+pub async fn list(
+    tenant: Tenant,
+    engine: web::Data<Engine>,
+    page: Result<Page, ApiError>,
+) -> Result<HttpResponse, ApiError> {
+    let page = page?;
+    let store = engine.store();
+    let items = store.campaigns(tenant.id, page.after, page.limit + 1).map_err(EngineError::from)?;
+    let items = items.into_iter().map(|c| view(store, c)).collect::<Result<Vec<_>, _>>()?;
+    Ok(list_page(items, page.limit, |c| c.id.parse().unwrap_or_default()))
+}
+
+/// One campaign with its counts.
+#[utoipa::path(get, path = "/v1/campaigns/{id}", tag = "campaigns", security(("api_key" = [])),
+    params(("id" = String, Path, description = "campaign id")),
+    responses((status = 200, body = DataBody<CampaignView>), (status = 404, description = "CAMPAIGN_NOT_FOUND", body = ErrorBody)))]
+pub async fn get(
+    tenant: Tenant,
+    engine: web::Data<Engine>,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let c = engine
+        .store()
+        .campaign(tenant.id, campaign_id(&id)?)
+        .map_err(EngineError::from)?
+        .ok_or(ApiError::CampaignNotFound)?;
+    Ok(reply(StatusCode::OK, view(engine.store(), c)?))
+}
+
+/// Launches a draft: 202, recipients are sent in the background.
+#[utoipa::path(post, path = "/v1/campaigns/{id}/launch", tag = "campaigns", security(("api_key" = [])),
+    params(("id" = String, Path, description = "campaign id")),
+    responses((status = 202, body = DataBody<CampaignView>), (status = 404, body = ErrorBody),
+        (status = 409, description = "INVALID_STATUS_TRANSITION: not a draft", body = ErrorBody)))]
+pub async fn launch(
+    tenant: Tenant,
+    engine: web::Data<Engine>,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let c = tenant.handle.launch_campaign(campaign_id(&id)?).await?;
+    Ok(reply(StatusCode::ACCEPTED, view(engine.store(), c)?))
+}
+
+/// Cancels a draft or running campaign: no further recipients are sent.
+#[utoipa::path(post, path = "/v1/campaigns/{id}/cancel", tag = "campaigns", security(("api_key" = [])),
+    params(("id" = String, Path, description = "campaign id")),
+    responses((status = 200, body = DataBody<CampaignView>), (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody)))]
+pub async fn cancel(
+    tenant: Tenant,
+    engine: web::Data<Engine>,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let c = tenant.handle.cancel_campaign(campaign_id(&id)?).await?;
+    Ok(reply(StatusCode::OK, view(engine.store(), c)?))
+}
