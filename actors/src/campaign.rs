@@ -214,11 +214,7 @@ impl Handler<CreateCampaign> for TenantActor {
             self.store.put_campaign(&c)?;
             Ok::<_, EngineError>((c, self.store.commit()))
         })();
-        Box::pin(async move {
-            let (c, commit) = res?;
-            commit.await?;
-            Ok(c)
-        })
+        crate::tenant::after_commit(res)
     }
 }
 
@@ -345,10 +341,6 @@ impl Handler<CancelCampaign> for TenantActor {
             self.store.put_campaign(&c)?;
             Ok((c, self.store.commit()))
         })();
-        Box::pin(async move {
-            let (c, commit) = res?;
-            commit.await?;
-            Ok(c)
-        })
+        crate::tenant::after_commit(res)
     }
 }

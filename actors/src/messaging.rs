@@ -472,11 +472,7 @@ impl Handler<Inbound> for TenantActor {
             webhook::write_with_events(&self.store, &self.subs, &m, now)?;
             Ok::<_, EngineError>((m, self.store.commit()))
         })();
-        Box::pin(async move {
-            let (m, commit) = res?;
-            commit.await?;
-            Ok(m)
-        })
+        crate::tenant::after_commit(res)
     }
 }
 
@@ -586,11 +582,7 @@ impl Handler<UpdatePhone> for TenantActor {
             slot.addr.do_send(phone::Reconfigure { sim: slot.rec.sim });
             Ok((slot.view(now), self.store.commit()))
         })();
-        Box::pin(async move {
-            let (view, commit) = res?;
-            commit.await?;
-            Ok(view)
-        })
+        crate::tenant::after_commit(res)
     }
 }
 
@@ -664,11 +656,7 @@ impl Handler<CreateWebhook> for TenantActor {
             self.start_webhook(w.clone(), &Arbiter::current());
             Ok((w, self.store.commit()))
         })();
-        Box::pin(async move {
-            let (w, commit) = res?;
-            commit.await?;
-            Ok(w)
-        })
+        crate::tenant::after_commit(res)
     }
 }
 

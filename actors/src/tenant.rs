@@ -389,6 +389,21 @@ impl Handler<Persist> for TenantActor {
     }
 }
 
+/// Answers with `v` once the commit that makes its write durable resolves: the tail of every
+/// handler that writes.
+pub(crate) fn after_commit<T: Send + 'static>(
+    res: Result<
+        (T, impl std::future::Future<Output = Result<(), pigeon_storage::StoreError>> + Send + 'static),
+        EngineError,
+    >,
+) -> ResponseFuture<Result<T, EngineError>> {
+    Box::pin(async move {
+        let (v, commit) = res?;
+        commit.await?;
+        Ok(v)
+    })
+}
+
 /// The plan's name as the API spells it.
 pub(crate) fn plan_name(p: Plan) -> &'static str {
     match p {

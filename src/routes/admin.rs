@@ -5,7 +5,7 @@ use actix_web::{web, HttpResponse};
 use chrono::{DateTime, Utc};
 use pigeon_actors::storage::model::{Plan, QuietHours, TenantRecord, TenantStatus};
 use pigeon_actors::{TenantPatch, Usage};
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::keys::KeyCreated;
@@ -125,11 +125,6 @@ pub struct TenantCreated {
     pub keys: NewTenantKeys,
 }
 
-/// Absent → `None`; `null` → `Some(None)`; a value → `Some(Some(v))`.
-fn nullable<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<Option<T>>, D::Error> {
-    Option::<T>::deserialize(d).map(Some)
-}
-
 /// Body of `PATCH /admin/v1/tenants/{id}`: every field optional.
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -149,10 +144,10 @@ pub struct PatchTenantBody {
     #[serde(default, with = "pigeon_actors::storage::ts::option")]
     pub trial_ends_at: Option<DateTime<Utc>>,
     /// Override of new contacts per day; null returns to the plan's.
-    #[serde(default, deserialize_with = "nullable")]
+    #[serde(default, deserialize_with = "super::nullable")]
     pub new_contact_daily_limit: Option<Option<u32>>,
     /// Override of API calls per month; null returns to the plan's.
-    #[serde(default, deserialize_with = "nullable")]
+    #[serde(default, deserialize_with = "super::nullable")]
     pub monthly_call_limit: Option<Option<u64>>,
     /// New quiet-hours window.
     #[serde(default)]

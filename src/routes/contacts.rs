@@ -10,11 +10,10 @@ use pigeon_actors::records::ContactChanges;
 use pigeon_actors::storage::model::ContactRecord;
 use pigeon_actors::storage::Store;
 use pigeon_actors::{Engine, EngineError};
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::templates::Deleted;
-use super::{page as list_page, reply, DataBody, ErrorBody, ListBody};
+use super::{page as list_page, reply, DataBody, Deleted, ErrorBody, ListBody};
 use crate::error::ApiError;
 use crate::extract::{Json, Page, Tenant};
 
@@ -35,10 +34,6 @@ pub struct CreateContact {
     pub attributes: Option<BTreeMap<String, String>>,
 }
 
-fn nullable<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<Option<T>>, D::Error> {
-    Option::<T>::deserialize(d).map(Some)
-}
-
 /// Body of `PATCH /v1/contacts/{id}`; `null` clears `name` or `timezone`.
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -47,11 +42,11 @@ pub struct PatchContact {
     #[serde(default)]
     pub phone: Option<String>,
     /// Display name.
-    #[serde(default, deserialize_with = "nullable")]
+    #[serde(default, deserialize_with = "super::nullable")]
     #[schema(value_type = Option<String>)]
     pub name: Option<Option<String>>,
     /// IANA zone.
-    #[serde(default, deserialize_with = "nullable")]
+    #[serde(default, deserialize_with = "super::nullable")]
     #[schema(value_type = Option<String>)]
     pub timezone: Option<Option<String>>,
     /// Replaces every attribute.

@@ -154,6 +154,22 @@ pub struct ListBody<T> {
     pub next_cursor: Option<String>,
 }
 
+/// Answer of a deletion.
+#[derive(Serialize, ToSchema)]
+pub struct Deleted {
+    /// The id.
+    pub id: String,
+    /// Always true.
+    pub deleted: bool,
+}
+
+/// Serde helper for PATCH fields: absent → `None`; `null` → `Some(None)`; a value → `Some(Some(v))`.
+pub fn nullable<'de, D: serde::Deserializer<'de>, T: serde::Deserialize<'de>>(
+    d: D,
+) -> Result<Option<Option<T>>, D::Error> {
+    serde::Deserialize::deserialize(d).map(Some)
+}
+
 /// The error envelope.
 #[derive(Serialize, ToSchema)]
 pub struct ErrorBody {

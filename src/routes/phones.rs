@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::messages::MessageView;
-use super::{reply, DataBody, ErrorBody};
+use super::{reply, DataBody, Deleted, ErrorBody};
 use crate::error::ApiError;
 use crate::extract::{parse_id, Admin, Agent, Json};
 
@@ -187,15 +187,6 @@ pub async fn patch(
     let Json(b) = body?;
     let view = tenant.update_phone(id, b.daily_limit, b.enabled, b.online).await?;
     Ok(reply(StatusCode::OK, OperatorPhone::new(view, None)))
-}
-
-/// Answer of a deletion.
-#[derive(Serialize, ToSchema)]
-pub struct Deleted {
-    /// The id.
-    pub id: String,
-    /// Always true.
-    pub deleted: bool,
 }
 
 /// Deletes a phone. Messages it still owed fail with `error_code: NO_PHONE_AVAILABLE`.

@@ -8,7 +8,7 @@ use pigeon_actors::Engine;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::{page as list_page, reply, DataBody, ErrorBody, ListBody};
+use super::{page as list_page, reply, DataBody, Deleted, ErrorBody, ListBody};
 use crate::error::ApiError;
 use crate::extract::{parse_id, Json, Page, Tenant};
 
@@ -131,15 +131,6 @@ pub async fn patch(
     let Json(b) = body?;
     let t = tenant.handle.put_template(Some(id), b.name, b.body).await?;
     Ok(reply(StatusCode::OK, TemplateView::from(t)))
-}
-
-/// Answer of a deletion.
-#[derive(Serialize, ToSchema)]
-pub struct Deleted {
-    /// The id.
-    pub id: String,
-    /// Always true.
-    pub deleted: bool,
 }
 
 /// Deletes a template; messages sent with it keep its name.

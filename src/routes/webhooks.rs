@@ -9,7 +9,7 @@ use pigeon_actors::Engine;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::{page as list_page, reply, DataBody, ErrorBody, ListBody};
+use super::{page as list_page, reply, DataBody, Deleted, ErrorBody, ListBody};
 use crate::error::ApiError;
 use crate::extract::{parse_id, Json, Page, Tenant};
 
@@ -144,15 +144,6 @@ impl From<DeliveryRecord> for DeliveryView {
     }
 }
 
-/// Answer of a deletion.
-#[derive(Serialize, ToSchema)]
-pub struct WebhookDeleted {
-    /// Webhook id.
-    pub id: String,
-    /// Always true.
-    pub deleted: bool,
-}
-
 /// Registers an endpoint. At most 10 per tenant. Unless the operator allows private networks, a
 /// URL whose host is or resolves to a private, loopback or link-local address is refused.
 #[utoipa::path(post, path = "/v1/webhooks", tag = "webhooks", security(("api_key" = [])),
@@ -220,11 +211,11 @@ pub async fn list(tenant: Tenant, page: Result<Page, ApiError>) -> Result<HttpRe
 /// Deletes a webhook; its pending deliveries stop.
 #[utoipa::path(delete, path = "/v1/webhooks/{id}", tag = "webhooks", security(("api_key" = [])),
     params(("id" = String, Path, description = "webhook id")),
-    responses((status = 200, body = DataBody<WebhookDeleted>), (status = 404, body = ErrorBody)))]
+    responses((status = 200, body = DataBody<Deleted>), (status = 404, body = ErrorBody)))]
 pub async fn delete(tenant: Tenant, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
     let id = parse_id(&id, "webhook")?;
     tenant.handle.delete_webhook(id).await?;
-    Ok(reply(StatusCode::OK, WebhookDeleted { id: id.to_string(), deleted: true }))
+    Ok(reply(StatusCode::OK, Deleted { id: id.to_string(), deleted: true }))
 }
 
 async fn own_webhook(tenant: &Tenant, id: &str) -> Result<ulid::Ulid, ApiError> {
