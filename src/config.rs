@@ -16,6 +16,8 @@ pub struct Settings {
     pub workers: Option<usize>,
     /// Make the demo tenant (once) and allow private webhook URLs.
     pub demo: bool,
+    /// Serve `POST /bench/noop`, the load harness's baseline route.
+    pub bench_routes: bool,
 }
 
 impl Settings {
@@ -27,6 +29,7 @@ impl Settings {
             webhook_allow_private: false,
             workers: None,
             demo: false,
+            bench_routes: false,
         }
     }
 }

@@ -22,6 +22,8 @@ struct Cli {
 enum Command {
     /// Run the server.
     Serve(ServeArgs),
+    /// Load-test a server (by default one started on a temp data dir) and report.
+    Loadtest(pigeon::loadtest::LoadArgs),
 }
 
 #[derive(Args)]
@@ -42,6 +44,9 @@ struct ServeArgs {
     /// and print its keys and a ready `curl` line.
     #[arg(long, env = "PIGEON_DEMO")]
     demo: bool,
+    /// Serve `POST /bench/noop`, the load harness's baseline route.
+    #[arg(long, env = "PIGEON_BENCH_ROUTES")]
+    bench_routes: bool,
     /// HTTP worker threads (default: one per core).
     #[arg(long, env = "PIGEON_WORKERS")]
     workers: Option<usize>,
@@ -56,6 +61,26 @@ struct ServeArgs {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
+        Command::Loadtest(args) => {
+            let json = args.json.clone();
+            match actix_web::rt::System::new().block_on(pigeon::loadtest::run(args)) {
+                Ok(report) => {
+                    print!("{}", pigeon::loadtest::table(&report));
+                    if let Some(path) = json {
+                        let text = serde_json::to_string_pretty(&report).expect("report serializes");
+                        if let Err(e) = std::fs::write(&path, text) {
+                            eprintln!("pigeon loadtest: cannot write {}: {e}", path.display());
+                            return ExitCode::FAILURE;
+                        }
+                    }
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("pigeon loadtest: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
         Command::Serve(args) => {
             telemetry::init(&args.log, args.log_format);
             match actix_web::rt::System::new().block_on(serve(args)) {
@@ -80,6 +105,7 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
         webhook_allow_private: args.webhook_allow_private || args.demo,
         workers: args.workers,
         demo: args.demo,
+        bench_routes: args.bench_routes,
     };
     let app = Application::build(settings, listener, SystemClock::shared()).await?;
     if let Some(token) = app.generated_admin_token() {

@@ -56,9 +56,11 @@ impl Application {
         let port = listener.local_addr()?.port();
         crate::telemetry::metrics();
         let data = web::Data::new(engine.clone());
+        let bench = web::Data::new(crate::routes::health::BenchRoutes(settings.bench_routes));
         let mut server = HttpServer::new(move || {
             App::new()
                 .app_data(data.clone())
+                .app_data(bench.clone())
                 .app_data(web::PayloadConfig::new(MAX_BODY))
                 .wrap(from_fn(edge::edge))
                 .configure(routes::configure)

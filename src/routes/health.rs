@@ -54,3 +54,23 @@ pub async fn metrics(engine: web::Data<Engine>) -> HttpResponse {
     handle.run_upkeep();
     HttpResponse::Ok().content_type("text/plain; version=0.0.4; charset=utf-8").body(handle.render())
 }
+
+/// Whether `POST /bench/noop` answers (off unless the operator asks: it is a measuring aid).
+#[derive(Clone, Copy)]
+pub struct BenchRoutes(pub bool);
+
+/// The load harness's baseline: parses the same JSON as `POST /v1/messages` and answers 202,
+/// touching no actor and no store. 404 unless the server runs with `--bench-routes`.
+#[utoipa::path(post, path = "/bench/noop", tag = "operations",
+    request_body = super::messages::SendBody,
+    responses((status = 202, body = DataBody<Status>), (status = 404, body = ErrorBody)))]
+pub async fn noop(
+    enabled: web::Data<BenchRoutes>,
+    body: Result<crate::extract::Json<super::messages::SendBody>, ApiError>,
+) -> Result<HttpResponse, ApiError> {
+    if !enabled.0 {
+        return Err(ApiError::NotFound("No route POST /bench/noop.".into()));
+    }
+    let _ = body?;
+    Ok(reply(StatusCode::ACCEPTED, Status { status: "noop" }))
+}

@@ -53,6 +53,7 @@ routes! {
     GET "/readyz" => health::readyz;
     GET "/metrics" => health::metrics;
     GET "/openapi.json" => health::openapi;
+    POST "/bench/noop" => health::noop;
     POST "/v1/api-keys" => keys::create;
     GET "/v1/api-keys" => keys::list;
     DELETE "/v1/api-keys/{id}" => keys::revoke;

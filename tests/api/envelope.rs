@@ -114,3 +114,11 @@ async fn metrics_count_requests_by_route_and_status() {
         assert!(text.contains(needle), "{needle} missing from /metrics:\n{text}");
     }
 }
+
+#[actix_web::test]
+async fn the_baseline_route_is_off_unless_asked_for() {
+    let app = spawn_app().await;
+    app.call("POST", "/bench/noop", None, Some(json!({"to": "+14155550100", "body": "x"})))
+        .await
+        .expect(404, Some("NOT_FOUND"));
+}

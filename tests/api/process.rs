@@ -150,3 +150,29 @@ async fn the_demo_prints_keys_and_a_curl_line_that_delivers() {
     app.list_keys(&live).await.expect(200, None);
     assert!(app.terminate().success());
 }
+
+#[actix_web::test]
+async fn a_loadtest_smoke_run_completes_with_nothing_lost() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("report.json");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pigeon"))
+        .args(["loadtest", "--duration", "2s", "--connections", "4", "--baseline", "--quiet", "--json"])
+        .arg(&json)
+        .env_remove("PIGEON_ADMIN_TOKEN")
+        .output()
+        .expect("loadtest runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("accept") && stdout.contains("end to end"), "prints the table: {stdout}");
+    let r: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert!(r["accepted"].as_u64().unwrap() > 0, "{r}");
+    assert_eq!(r["lost"], 0, "{r}");
+    assert_eq!(r["errors_5xx"], 0, "{r}");
+    assert_eq!(r["bad_signatures"], 0, "{r}");
+    assert_eq!(r["delivered"], r["accepted"], "{r}");
+    assert!(r["baseline_per_s"].as_f64().unwrap() > 0.0, "{r}");
+    for field in ["p50", "p90", "p99", "p999", "max"] {
+        assert!(r["accept_latency_ms"][field].is_number() && r["end_to_end_ms"][field].is_number(), "{r}");
+    }
+    assert!(r["server_rss_mib"].as_f64().unwrap() > 0.0, "{r}");
+}
