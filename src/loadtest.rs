@@ -290,7 +290,78 @@ struct Phase {
     elapsed: Duration,
 }
 
-/// Sends for `duration` over `connections` connections; closed loop, or open loop at `rate`.
+/// One connection's loop: sends until `end`, at `interval` when open loop.
+#[allow(clippy::too_many_arguments)]
+async fn connection(
+    c: usize,
+    conns: usize,
+    base: String,
+    path: &'static str,
+    key: String,
+    interval: Option<Duration>,
+    started: Instant,
+    end: Instant,
+    tracker: Option<Shared>,
+    progress: Option<indicatif::ProgressBar>,
+) -> Phase {
+    let client = awc::Client::builder().timeout(Duration::from_secs(30)).finish();
+    let mut p = Phase { latency: Some(histogram()), ..Phase::default() };
+    let mut intended = started + interval.map_or(Duration::ZERO, |i| i.mul_f64(c as f64 / conns as f64));
+    let mut n = 0u64;
+    while Instant::now() < end {
+        if interval.is_some() {
+            let now = Instant::now();
+            if intended > now {
+                actix_web::rt::time::sleep(intended - now).await;
+            }
+        } else {
+            intended = Instant::now();
+        }
+        let to = format!("+1415555{:04}", (c as u64 * 7919 + n) % 5000);
+        n += 1;
+        let body = json!({"to": to, "body": "load test message"});
+        let res = client
+            .post(format!("{base}{path}"))
+            .insert_header(("Authorization", format!("Bearer {key}")))
+            .send_json(&body)
+            .await;
+        let took = intended.elapsed();
+        match res {
+            Ok(mut r) if r.status().as_u16() == 202 => {
+                let v: Value = r.json().await.unwrap_or(Value::Null);
+                if let (Some(t), Some(id)) = (&tracker, v["data"]["message_id"].as_str()) {
+                    t.lock().unwrap().sent.insert(id.to_owned(), intended);
+                }
+                p.accepted += 1;
+                let _ = p.latency.as_mut().expect("set").record(took.as_micros().max(1) as u64);
+            }
+            Ok(mut r) => {
+                let status = r.status().as_u16();
+                let v: Value = r.json().await.unwrap_or(Value::Null);
+                let code = v["code"].as_str().unwrap_or("");
+                *p.errors.entry(format!("{status} {code}").trim().to_owned()).or_default() += 1;
+                if status >= 500 {
+                    p.errors_5xx += 1;
+                }
+            }
+            Err(e) => *p.errors.entry(format!("transport {e}")).or_default() += 1,
+        }
+        if let Some(pb) = &progress {
+            pb.set_position(started.elapsed().as_millis() as u64);
+        }
+        if let Some(i) = interval {
+            intended += i;
+        }
+    }
+    p
+}
+
+fn histogram() -> Histogram<u64> {
+    Histogram::new_with_bounds(1, 60_000_000, 3).expect("bounds")
+}
+
+/// Sends for `duration` over `connections` connections; closed loop, or open loop at `rate`. The
+/// connections are spread over one client thread per core, so the client is not the bottleneck.
 async fn drive(
     base: &str,
     path: &'static str,
@@ -303,86 +374,58 @@ async fn drive(
     let end = started + args.duration;
     let conns = args.connections.max(1);
     let interval = args.rate.map(|r| Duration::from_secs_f64(conns as f64 / r.max(1) as f64));
-    let tasks: Vec<_> = (0..conns)
-        .map(|c| {
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).min(conns);
+    let workers: Vec<_> = (0..threads)
+        .map(|w| {
             let (base, key, tracker, progress) =
                 (base.to_owned(), key.to_owned(), tracker.clone(), progress.clone());
-            actix_web::rt::spawn(async move {
-                let client = awc::Client::builder().timeout(Duration::from_secs(30)).finish();
-                let mut p = Phase {
-                    latency: Some(Histogram::new_with_bounds(1, 60_000_000, 3).expect("bounds")),
-                    ..Phase::default()
-                };
-                let mut intended =
-                    started + interval.map_or(Duration::ZERO, |i| i.mul_f64(c as f64 / conns as f64));
-                let mut n = 0u64;
-                while Instant::now() < end {
-                    if interval.is_some() {
-                        let now = Instant::now();
-                        if intended > now {
-                            actix_web::rt::time::sleep(intended - now).await;
+            std::thread::spawn(move || {
+                actix_web::rt::System::new().block_on(async move {
+                    let tasks: Vec<_> = (w..conns)
+                        .step_by(threads)
+                        .map(|c| {
+                            actix_web::rt::spawn(connection(
+                                c,
+                                conns,
+                                base.clone(),
+                                path,
+                                key.clone(),
+                                interval,
+                                started,
+                                end,
+                                tracker.clone(),
+                                progress.clone(),
+                            ))
+                        })
+                        .collect();
+                    let mut out = Vec::new();
+                    for t in tasks {
+                        if let Ok(p) = t.await {
+                            out.push(p);
                         }
-                    } else {
-                        intended = Instant::now();
                     }
-                    let to = format!("+1415555{:04}", (c as u64 * 7919 + n) % 5000);
-                    n += 1;
-                    let body = json!({"to": to, "body": "load test message"});
-                    let res = client
-                        .post(format!("{base}{path}"))
-                        .insert_header(("Authorization", format!("Bearer {key}")))
-                        .send_json(&body)
-                        .await;
-                    let took = intended.elapsed();
-                    match res {
-                        Ok(mut r) if r.status().as_u16() == 202 => {
-                            let v: Value = r.json().await.unwrap_or(Value::Null);
-                            if let (Some(t), Some(id)) = (&tracker, v["data"]["message_id"].as_str()) {
-                                t.lock().unwrap().sent.insert(id.to_owned(), intended);
-                            }
-                            p.accepted += 1;
-                            let _ = p.latency.as_mut().expect("set").record(took.as_micros().max(1) as u64);
-                        }
-                        Ok(mut r) => {
-                            let status = r.status().as_u16();
-                            let v: Value = r.json().await.unwrap_or(Value::Null);
-                            let code = v["code"].as_str().unwrap_or("");
-                            *p.errors.entry(format!("{status} {code}").trim().to_owned()).or_default() += 1;
-                            if status >= 500 {
-                                p.errors_5xx += 1;
-                            }
-                        }
-                        Err(e) => *p.errors.entry(format!("transport {e}")).or_default() += 1,
-                    }
-                    if let Some(pb) = &progress {
-                        pb.set_position(started.elapsed().as_millis() as u64);
-                    }
-                    if let Some(i) = interval {
-                        intended += i;
-                    }
-                }
-                p
+                    out
+                })
             })
         })
         .collect();
-    let mut total = Phase {
-        latency: Some(Histogram::new_with_bounds(1, 60_000_000, 3).expect("bounds")),
-        ..Phase::default()
-    };
-    for t in tasks {
-        if let Ok(p) = t.await {
-            total.accepted += p.accepted;
-            total.errors_5xx += p.errors_5xx;
-            for (k, v) in p.errors {
-                *total.errors.entry(k).or_default() += v;
-            }
-            if let (Some(a), Some(b)) = (total.latency.as_mut(), p.latency.as_ref()) {
-                let _ = a.add(b);
-            }
+    let phases = actix_web::rt::task::spawn_blocking(move || {
+        workers.into_iter().flat_map(|w| w.join().unwrap_or_default()).collect::<Vec<_>>()
+    })
+    .await
+    .unwrap_or_default();
+    let mut total = Phase { latency: Some(histogram()), ..Phase::default() };
+    for p in phases {
+        total.accepted += p.accepted;
+        total.errors_5xx += p.errors_5xx;
+        for (k, v) in p.errors {
+            *total.errors.entry(k).or_default() += v;
+        }
+        if let (Some(a), Some(b)) = (total.latency.as_mut(), p.latency.as_ref()) {
+            let _ = a.add(b);
         }
     }
-    total.elapsed =
-        started.elapsed().min(args.duration.max(Duration::from_millis(1)) + Duration::from_secs(30));
+    total.elapsed = started.elapsed();
     total
 }
 
