@@ -38,9 +38,22 @@ pub(crate) type PhoneRegistry = Arc<RwLock<HashMap<Ulid, PhoneEntry>>>;
 /// Running webhook actors by webhook id.
 pub(crate) type WebhookRegistry = Arc<RwLock<HashMap<Ulid, Addr<crate::webhook::WebhookActor>>>>;
 
+/// The engine's actor threads. A tenant's phones and webhooks are placed by their own id, not
+/// beside their tenant, so one busy tenant's work spreads over every core.
+#[derive(Clone)]
+pub(crate) struct Arbiters(Arc<[ArbiterHandle]>);
+
+impl Arbiters {
+    /// The thread that runs the actor of `id`; stable for the life of the process.
+    pub(crate) fn for_id(&self, id: Ulid) -> &ArbiterHandle {
+        &self.0[(id.random() % self.0.len() as u128) as usize]
+    }
+}
+
 /// What the engine shares with every tenant actor it starts.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub(crate) struct Shared {
+    pub arbiters: Arbiters,
     pub phones: PhoneRegistry,
     pub webhooks: WebhookRegistry,
     pub allow_private: bool,
@@ -450,7 +463,14 @@ impl Engine {
         // awc's TLS client needs a process-wide crypto provider; a second install is harmless.
         let _ = rustls::crypto::ring::default_provider().install_default();
         let arbiters: Vec<Arbiter> = (0..config.arbiters.max(1)).map(|_| Arbiter::new()).collect();
-        let handles = arbiters.iter().map(Arbiter::handle).collect();
+        let handles: Vec<ArbiterHandle> = arbiters.iter().map(Arbiter::handle).collect();
+        let shared = Shared {
+            arbiters: Arbiters(handles.clone().into()),
+            phones: PhoneRegistry::default(),
+            webhooks: WebhookRegistry::default(),
+            allow_private: config.webhook_allow_private,
+            scheduler: Arc::default(),
+        };
         let admin_hash = store.admin_token_hash()?;
         let engine = Self {
             inner: Arc::new(Inner {
@@ -460,7 +480,7 @@ impl Engine {
                 handles,
                 next: AtomicUsize::new(0),
                 tenants: RwLock::new(HashMap::new()),
-                shared: Shared { allow_private: config.webhook_allow_private, ..Shared::default() },
+                shared,
                 admin_hash: RwLock::new(admin_hash),
             }),
         };
@@ -646,7 +666,6 @@ impl Engine {
             self.inner.clock.clone(),
             record,
             &self.inner.shared,
-            arbiter,
         )?;
         let addr = TenantActor::start_in_arbiter(arbiter, move |_| actor);
         map.insert(id, addr.clone());

@@ -260,16 +260,18 @@ impl Handler<Send> for TenantActor {
             m.from = Some(slot.rec.number.clone());
             let sent = slot.sent_today + 1;
             let new_count = self.new_today.1 + u64::from(is_new);
-            let recipient = RecipientRecord {
-                first_at: known.map_or(now, |r| r.first_at),
-                last_phone: Some(slot.rec.id),
-            };
-            let counters = [
-                (sent_counter(slot.rec.id, today), u64::from(sent)),
-                (format!("{NEW_CONTACTS}{today}"), new_count),
-            ];
-            let counters: Vec<(&str, u64)> = counters.iter().map(|(k, v)| (k.as_str(), *v)).collect();
-            self.store.accept_message(&m, Some((to, &recipient)), &counters, idem)?;
+            // Only what changed is written: a repeat recipient on its sticky phone costs no
+            // recipient or new-contact write (the send path is hot).
+            let recipient = (known.as_ref().and_then(|r| r.last_phone) != Some(slot.rec.id)).then(|| {
+                RecipientRecord { first_at: known.map_or(now, |r| r.first_at), last_phone: Some(slot.rec.id) }
+            });
+            let sent_key = sent_counter(slot.rec.id, today);
+            let new_key = format!("{NEW_CONTACTS}{today}");
+            let mut counters = vec![(sent_key.as_str(), u64::from(sent))];
+            if is_new {
+                counters.push((new_key.as_str(), new_count));
+            }
+            self.store.accept_message(&m, recipient.as_ref().map(|r| (to, r)), &counters, idem)?;
             self.phones[i].sent_today = sent;
             self.new_today.1 = new_count;
             let id = m.id;
@@ -514,9 +516,9 @@ impl Handler<AddPhone> for TenantActor {
                 created_at: now,
             };
             self.store.put_phone(&rec)?;
-            let arbiter = Arbiter::current();
+            let arbiter = self.arbiters.for_id(rec.id);
             let mut slot =
-                PhoneSlot::start(&self.store, &self.clock, rec, &self.registry, &self.subs, &arbiter)?;
+                PhoneSlot::start(&self.store, &self.clock, rec, &self.registry, &self.subs, arbiter)?;
             let view = slot.view(now);
             self.phones.push(slot);
             Ok((view, token, self.store.commit()))
@@ -622,12 +624,13 @@ pub(crate) struct CreateWebhook {
 
 impl TenantActor {
     /// Starts an endpoint's actor and makes it known to the phones and the engine.
-    pub(crate) fn start_webhook(&self, w: WebhookRecord, arbiter: &ArbiterHandle) -> Addr<WebhookActor> {
+    pub(crate) fn start_webhook(&self, w: WebhookRecord) -> Addr<WebhookActor> {
         let (store, clock, hook, allow) =
             (self.store.clone(), self.clock.clone(), w.clone(), self.allow_private);
         // Built on its arbiter: the HTTP client it holds is not Send.
-        let addr =
-            WebhookActor::start_in_arbiter(arbiter, move |_| WebhookActor::new(store, clock, hook, allow));
+        let addr = WebhookActor::start_in_arbiter(self.arbiters.for_id(w.id), move |_| {
+            WebhookActor::new(store, clock, hook, allow)
+        });
         self.webhook_registry.write().unwrap().insert(w.id, addr.clone());
         self.subs.add(w, addr.clone());
         addr
@@ -653,7 +656,7 @@ impl Handler<CreateWebhook> for TenantActor {
                 created_at: self.clock.now(),
             };
             self.store.put_webhook(&w)?;
-            self.start_webhook(w.clone(), &Arbiter::current());
+            self.start_webhook(w.clone());
             Ok((w, self.store.commit()))
         })();
         crate::tenant::after_commit(res)

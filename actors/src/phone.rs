@@ -188,7 +188,14 @@ impl PhoneActor {
                 }
                 let batch = self.take(usize::MAX);
                 let latency = Duration::from_millis(self.sim.latency_ms);
-                for m in batch {
+                for mut m in batch {
+                    if latency.is_zero() {
+                        // An instant carrier: `sending` would last no time, so only the outcome is
+                        // written (a crash before it re-queues the message either way).
+                        self.sim_outcome(&mut m);
+                        self.save(&m);
+                        continue;
+                    }
                     self.save(&m);
                     let id = m.id;
                     ctx.run_later(latency, move |act, _| act.finish_sim(id));
@@ -279,9 +286,15 @@ impl PhoneActor {
         if m.status != MessageStatus::Sending {
             return;
         }
+        self.sim_outcome(&mut m);
+        self.save(&m);
+    }
+
+    /// The sim carrier's verdict on a message: delivered, or failed at the configured rate.
+    fn sim_outcome(&self, m: &mut MessageRecord) {
         let now = self.clock.now();
         if self.sim.failure_rate > 0.0 && rand::random::<f64>() < self.sim.failure_rate {
-            fail(&mut m, now, "DELIVERY_FAILED", "Simulated carrier failure.");
+            fail(m, now, "DELIVERY_FAILED", "Simulated carrier failure.");
         } else {
             m.status = MessageStatus::Delivered;
             m.sent_at = Some(now);
@@ -292,7 +305,6 @@ impl PhoneActor {
                 Channel::Sms
             });
         }
-        self.save(&m);
     }
 
     /// Lease expiry: unanswered jobs go back to the front of the queue.

@@ -52,6 +52,8 @@ pub(crate) struct TenantActor {
     /// The tenant's webhooks and their actors.
     pub(crate) subs: crate::webhook::Subscribers,
     pub(crate) webhook_registry: crate::engine::WebhookRegistry,
+    /// Where the tenant's phone and webhook actors run.
+    pub(crate) arbiters: crate::engine::Arbiters,
     pub(crate) allow_private: bool,
     /// Where held messages wait.
     pub(crate) scheduler: Option<Addr<crate::scheduler::Scheduler>>,
@@ -73,7 +75,6 @@ impl TenantActor {
         clock: SharedClock,
         tenant: TenantRecord,
         shared: &crate::engine::Shared,
-        arbiter: &ArbiterHandle,
     ) -> Result<Self, EngineError> {
         let registry = shared.phones.clone();
         let subs = crate::webhook::Subscribers::default();
@@ -84,7 +85,10 @@ impl TenantActor {
         let phones = store
             .phones_of(tenant.id)?
             .into_iter()
-            .map(|rec| crate::messaging::PhoneSlot::start(&store, &clock, rec, &registry, &subs, arbiter))
+            .map(|rec| {
+                let arbiter = shared.arbiters.for_id(rec.id);
+                crate::messaging::PhoneSlot::start(&store, &clock, rec, &registry, &subs, arbiter)
+            })
             .collect::<Result<_, _>>()?;
         let webhooks = store.webhooks_of(tenant.id)?;
         let calls = store.counter(tenant.id, &format!("{CALLS}{month}"))?;
@@ -109,12 +113,13 @@ impl TenantActor {
             registry,
             subs,
             webhook_registry: shared.webhooks.clone(),
+            arbiters: shared.arbiters.clone(),
             allow_private: shared.allow_private,
             scheduler: shared.scheduler.get().cloned(),
             runners: HashMap::new(),
         };
         for w in webhooks {
-            me.start_webhook(w, arbiter);
+            me.start_webhook(w);
         }
         Ok(me)
     }

@@ -343,8 +343,10 @@ impl WebhookActor {
             let at = self.clock.now();
             let started = Instant::now();
             let fut = self.attempt(d.payload.clone());
+            // In flight, the delivery is this actor's alone (a manual retry waits for the
+            // outcome), so the record goes along instead of being read again.
             ctx.spawn(fut.into_actor(self).map(move |outcome, act, ctx| {
-                act.finish(id, at, started.elapsed(), outcome);
+                act.finish(d, at, started.elapsed(), outcome);
                 act.in_flight.remove(&id);
                 act.pump(ctx);
             }));
@@ -390,12 +392,12 @@ impl WebhookActor {
 
     fn finish(
         &mut self,
-        id: Ulid,
+        mut d: DeliveryRecord,
         at: DateTime<Utc>,
         took: Duration,
         outcome: (Option<u16>, Option<String>, Option<String>),
     ) {
-        let Some(mut d) = self.load(id).filter(|d| d.state == DeliveryState::Pending) else { return };
+        let id = d.id;
         let (status_code, error, response_snippet) = outcome;
         let kind = match (&error, status_code.is_some_and(|s| (200..300).contains(&s))) {
             (Some(kind), _) => kind.clone(),
