@@ -32,6 +32,11 @@ pub struct LoadArgs {
     /// How long to send, e.g. `10s`, `500ms`, `2m`.
     #[arg(long, default_value = "10s", value_parser = parse_duration)]
     pub duration: Duration,
+    /// Sending before the measured `--duration` starts, not counted in throughput or latency:
+    /// connections open, caches fill and allocators grow first. Its messages still count as lost
+    /// if their webhook never comes.
+    #[arg(long, default_value = "2s", value_parser = parse_duration)]
+    pub warmup: Duration,
     /// Requests per second, open loop; without it, as fast as the server answers.
     #[arg(long)]
     pub rate: Option<u64>,
@@ -101,8 +106,10 @@ impl Percentiles {
 /// What a run measured.
 #[derive(Serialize, Debug, Default, Clone)]
 pub struct Report {
-    /// Seconds spent sending.
+    /// Seconds measured (after the warm-up).
     pub duration_s: f64,
+    /// Seconds of warm-up before them.
+    pub warmup_s: f64,
     /// Connections.
     pub connections: usize,
     /// Target rate, if open loop.
@@ -287,6 +294,8 @@ struct Phase {
     errors: BTreeMap<String, u64>,
     errors_5xx: u64,
     latency: Option<Histogram<u64>>,
+    /// When measuring began (after the warm-up).
+    measured: Option<Instant>,
     elapsed: Duration,
 }
 
@@ -300,6 +309,7 @@ async fn connection(
     key: String,
     interval: Option<Duration>,
     started: Instant,
+    measured: Instant,
     end: Instant,
     tracker: Option<Shared>,
     progress: Option<indicatif::ProgressBar>,
@@ -332,9 +342,12 @@ async fn connection(
                 if let (Some(t), Some(id)) = (&tracker, v["data"]["message_id"].as_str()) {
                     t.lock().unwrap().sent.insert(id.to_owned(), intended);
                 }
-                p.accepted += 1;
-                let _ = p.latency.as_mut().expect("set").record(took.as_micros().max(1) as u64);
+                if intended >= measured {
+                    p.accepted += 1;
+                    let _ = p.latency.as_mut().expect("set").record(took.as_micros().max(1) as u64);
+                }
             }
+            // Errors count in the warm-up too: nothing may fail, measured or not.
             Ok(mut r) => {
                 let status = r.status().as_u16();
                 let v: Value = r.json().await.unwrap_or(Value::Null);
@@ -371,7 +384,8 @@ async fn drive(
     progress: Option<indicatif::ProgressBar>,
 ) -> Phase {
     let started = Instant::now();
-    let end = started + args.duration;
+    let measured = started + args.warmup;
+    let end = measured + args.duration;
     let conns = args.connections.max(1);
     let interval = args.rate.map(|r| Duration::from_secs_f64(conns as f64 / r.max(1) as f64));
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).min(conns);
@@ -392,6 +406,7 @@ async fn drive(
                                 key.clone(),
                                 interval,
                                 started,
+                                measured,
                                 end,
                                 tracker.clone(),
                                 progress.clone(),
@@ -425,7 +440,8 @@ async fn drive(
             let _ = a.add(b);
         }
     }
-    total.elapsed = started.elapsed();
+    total.measured = Some(measured);
+    total.elapsed = measured.elapsed();
     total
 }
 
@@ -433,7 +449,7 @@ fn bar(args: &LoadArgs, what: &str) -> Option<indicatif::ProgressBar> {
     if args.quiet {
         return None;
     }
-    let pb = indicatif::ProgressBar::new(args.duration.as_millis() as u64);
+    let pb = indicatif::ProgressBar::new((args.warmup + args.duration).as_millis() as u64);
     pb.set_style(
         indicatif::ProgressStyle::with_template("{msg:10} [{bar:40}] {elapsed_precise}/{duration_precise}")
             .expect("template")
@@ -479,7 +495,6 @@ pub async fn run(args: LoadArgs) -> Result<Report, String> {
         report.baseline_per_s = Some(b.accepted as f64 / b.elapsed.as_secs_f64());
     }
     let pb = bar(&args, "messages");
-    let run_started = Instant::now();
     let p = drive(&base, "/v1/messages", &key, &args, Some(tracker.clone()), pb.clone()).await;
     if let Some(pb) = pb {
         pb.finish_and_clear();
@@ -496,9 +511,11 @@ pub async fn run(args: LoadArgs) -> Result<Report, String> {
         }
         actix_web::rt::time::sleep(Duration::from_millis(50)).await;
     }
-    let all_done = run_started.elapsed();
+    let measured = p.measured.expect("set by drive");
+    let all_done = measured.elapsed();
     report.server_rss_mib = server.as_ref().and_then(OwnServer::rss_mib);
     report.duration_s = p.elapsed.as_secs_f64();
+    report.warmup_s = args.warmup.as_secs_f64();
     report.accepted = p.accepted;
     report.accepted_per_s = p.accepted as f64 / p.elapsed.as_secs_f64();
     report.errors = p.errors;
@@ -506,15 +523,18 @@ pub async fn run(args: LoadArgs) -> Result<Report, String> {
     report.accept_latency_ms = p.latency.as_ref().map(Percentiles::of).unwrap_or_default();
     let t = tracker.lock().unwrap();
     let mut e2e = Histogram::<u64>::new_with_bounds(1, 600_000_000, 3).expect("bounds");
-    let mut delivered = 0;
+    let (mut delivered, mut arrived_all) = (0, 0);
     for (id, sent) in &t.sent {
         if let Some(arrived) = t.arrived.get(id) {
-            delivered += 1;
-            let _ = e2e.record(arrived.saturating_duration_since(*sent).as_micros().max(1) as u64);
+            arrived_all += 1;
+            if *sent >= measured {
+                delivered += 1;
+                let _ = e2e.record(arrived.saturating_duration_since(*sent).as_micros().max(1) as u64);
+            }
         }
     }
     report.delivered = delivered;
-    report.lost = t.sent.len() as u64 - delivered;
+    report.lost = t.sent.len() as u64 - arrived_all;
     report.bad_signatures = t.bad_signatures;
     report.end_to_end_ms = Percentiles::of(&e2e);
     report.delivered_per_s = delivered as f64 / all_done.as_secs_f64();
@@ -529,9 +549,10 @@ pub fn table(r: &Report) -> String {
         format!("{:>8.2} {:>8.2} {:>8.2} {:>8.2} {:>8.2}", x.p50, x.p90, x.p99, x.p999, x.max)
     };
     s += &format!(
-        "pigeon loadtest: {} connections, {:.1} s, {}\n",
+        "pigeon loadtest: {} connections, {:.1} s after {:.1} s of warm-up, {}\n",
         r.connections,
         r.duration_s,
+        r.warmup_s,
         r.rate.map_or("closed loop".into(), |r| format!("open loop at {r}/s"))
     );
     s += &format!("  accepted            {:>10}   {:>10.0}/s\n", r.accepted, r.accepted_per_s);

@@ -12,6 +12,9 @@ use crate::StoreError;
 
 type Waiter = oneshot::Sender<Result<(), String>>;
 
+/// How long a flush waits for more writers once writers are seen arriving together.
+const LINGER: std::time::Duration = std::time::Duration::from_micros(300);
+
 /// How well writes are being batched.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct CommitStats {
@@ -40,9 +43,16 @@ impl Committer {
         let c = counters.clone();
         let thread = std::thread::Builder::new().name("pigeon-commit".into()).spawn(move || {
             // Ends when every `Store` clone is gone and the channel closes.
+            let mut last_batch = 0;
             while let Ok(first) = rx.recv() {
                 let mut batch = vec![first];
+                if last_batch > 1 {
+                    // Writers are arriving together: let a few more join this flush. A lone
+                    // writer never waits.
+                    std::thread::sleep(LINGER);
+                }
                 batch.extend(rx.try_iter());
+                last_batch = batch.len();
                 let res = db.flush().map(drop).map_err(|e| e.to_string());
                 if let Err(e) = &res {
                     tracing::error!(error = %e, "group commit flush failed");

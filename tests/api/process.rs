@@ -156,7 +156,18 @@ async fn a_loadtest_smoke_run_completes_with_nothing_lost() {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("report.json");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_pigeon"))
-        .args(["loadtest", "--duration", "2s", "--connections", "4", "--baseline", "--quiet", "--json"])
+        .args([
+            "loadtest",
+            "--duration",
+            "1s",
+            "--warmup",
+            "1s",
+            "--connections",
+            "4",
+            "--baseline",
+            "--quiet",
+            "--json",
+        ])
         .arg(&json)
         .env_remove("PIGEON_ADMIN_TOKEN")
         .output()
