@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -46,6 +47,19 @@ pub struct LoadArgs {
     /// Sim phones to create.
     #[arg(long, default_value_t = 4)]
     pub phones: usize,
+    /// Send this many messages after the warm-up, then stop, even before `--duration` ends;
+    /// e.g. `--messages 1000000 --duration 30m` to fill the store.
+    #[arg(long)]
+    pub messages: Option<u64>,
+    /// Phones are agents the harness polls only every 10 s (10 jobs a poll), so accepted
+    /// messages pile up queued instead of being delivered. No webhook, no end-to-end figures.
+    #[arg(long)]
+    pub backlog: bool,
+    /// After the run, kill the server (SIGKILL), start it on the same data, and time `/readyz`,
+    /// the first accepted send, and (with `--backlog`) every queued message back in its queue.
+    /// Only for a server this command started.
+    #[arg(long, conflicts_with = "url")]
+    pub restart: bool,
     /// Sim phone latency, milliseconds.
     #[arg(long, default_value_t = 0)]
     pub sim_latency_ms: u64,
@@ -140,6 +154,23 @@ pub struct Report {
     pub ratio_to_baseline: Option<f64>,
     /// Server resident memory at the end, MiB (a server this command started).
     pub server_rss_mib: Option<f64>,
+    /// With `--backlog`: messages left queued (every one accepted, warm-up included).
+    pub backlog: Option<u64>,
+    /// With `--restart`: what the restart took.
+    pub restart: Option<Restart>,
+}
+
+/// Timings of a restart after SIGKILL, from the new process's start.
+#[derive(Serialize, Debug, Default, Clone)]
+pub struct Restart {
+    /// Until `/readyz` answered 200.
+    pub ready_s: f64,
+    /// Until a new send was accepted (202).
+    pub first_accept_s: f64,
+    /// Until `/metrics` showed the whole backlog queued or in flight again (`--backlog`).
+    pub backlog_back_s: Option<f64>,
+    /// Resident memory once the backlog was back, MiB.
+    pub rss_mib: Option<f64>,
 }
 
 /// Send times and webhook arrivals by message id.
@@ -194,7 +225,8 @@ fn sign(secret: &str, body: &[u8]) -> String {
 /// A server this command started, killed when dropped.
 struct OwnServer {
     child: Child,
-    _dir: tempfile::TempDir,
+    dir: tempfile::TempDir,
+    token: String,
 }
 
 impl Drop for OwnServer {
@@ -215,10 +247,27 @@ impl OwnServer {
 
 fn start_server(token: &str) -> Result<(OwnServer, String), String> {
     let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let (child, url) = spawn_server(dir.path(), token)?;
+    Ok((OwnServer { child, dir, token: token.to_owned() }, url))
+}
+
+impl OwnServer {
+    /// SIGKILL, then the same data dir again; returns the new URL and when the process started.
+    fn kill_and_restart(&mut self) -> Result<(String, Instant), String> {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let started = Instant::now();
+        let (child, url) = spawn_server(self.dir.path(), &self.token)?;
+        self.child = child;
+        Ok((url, started))
+    }
+}
+
+fn spawn_server(dir: &std::path::Path, token: &str) -> Result<(Child, String), String> {
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
     let mut child = Command::new(exe)
         .args(["serve", "--addr", "127.0.0.1:0", "--bench-routes", "--webhook-allow-private"])
-        .env("PIGEON_DATA_DIR", dir.path())
+        .env("PIGEON_DATA_DIR", dir)
         .env("PIGEON_ADMIN_TOKEN", token)
         .env("PIGEON_LOG", "warn")
         .stdout(Stdio::piped())
@@ -235,7 +284,7 @@ fn start_server(token: &str) -> Result<(OwnServer, String), String> {
         }
     }
     let url = url.ok_or("the server exited before listening")?;
-    Ok((OwnServer { child, _dir: dir }, url))
+    Ok((child, url))
 }
 
 struct Api {
@@ -261,36 +310,134 @@ impl Api {
     }
 }
 
-/// Creates the tenant (scale plan, quiet hours off), sim phones and the webhook; returns the key.
+/// Creates the tenant (scale plan, quiet hours off), phones (sim, or agents with `--backlog`) and
+/// the webhook; returns the key and the agent tokens.
 async fn setup(
     api: &Api,
     admin: &str,
     args: &LoadArgs,
     sink: &str,
     secret: &Arc<Mutex<String>>,
-) -> Result<String, String> {
+) -> Result<(String, Vec<String>), String> {
     let t =
         api.call("POST", "/admin/v1/tenants", admin, json!({"name": "loadtest", "plan": "scale"})).await?;
     let tenant = t["id"].as_str().ok_or("no tenant id")?.to_owned();
     let key = t["keys"]["live"]["key"].as_str().ok_or("no key")?.to_owned();
     let quiet_off = json!({"quiet_hours": {"enabled": false, "start": "21:00", "end": "08:00"}, "new_contact_daily_limit": 1_000_000});
     api.call("PATCH", &format!("/admin/v1/tenants/{tenant}"), admin, quiet_off).await?;
+    let mut agents = Vec::new();
     for i in 0..args.phones.max(1) {
-        let phone = json!({
+        let mut phone = json!({
             "tenant_id": tenant, "number": format!("+1555010{:04}", i), "driver": "sim",
             "daily_limit": 100_000_000u64, "sim": {"latency_ms": args.sim_latency_ms}
         });
-        api.call("POST", "/admin/v1/phones", admin, phone).await?;
+        if args.backlog {
+            phone = json!({
+                "tenant_id": tenant, "number": format!("+1555010{:04}", i), "driver": "agent",
+                "daily_limit": 100_000_000u64
+            });
+        }
+        let p = api.call("POST", "/admin/v1/phones", admin, phone).await?;
+        if let Some(t) = p["agent_token"].as_str() {
+            agents.push(t.to_owned());
+        }
     }
-    let w =
-        api.call("POST", "/v1/webhooks", &key, json!({"url": sink, "events": ["message.delivered"]})).await?;
-    *secret.lock().unwrap() = w["secret"].as_str().ok_or("no secret")?.to_owned();
-    Ok(key)
+    if !args.backlog {
+        let w = api
+            .call("POST", "/v1/webhooks", &key, json!({"url": sink, "events": ["message.delivered"]}))
+            .await?;
+        *secret.lock().unwrap() = w["secret"].as_str().ok_or("no secret")?.to_owned();
+    }
+    Ok((key, agents))
+}
+
+/// A slow carrier: one poll per agent phone, which keeps it online and takes at most 10 jobs.
+async fn poll_agents(api: &Api, agents: &[String]) -> Result<(), String> {
+    for t in agents {
+        let res = api
+            .client
+            .get(format!("{}/phone/v1/jobs?wait=0", api.base))
+            .insert_header(("Authorization", format!("Bearer {t}")))
+            .send()
+            .await
+            .map_err(|e| format!("GET /phone/v1/jobs: {e}"))?;
+        if !res.status().is_success() {
+            return Err(format!("GET /phone/v1/jobs: {}", res.status()));
+        }
+    }
+    Ok(())
+}
+
+/// Until `check` holds (polled every 10 ms) or `limit` passes; the time it took, if it held.
+async fn time_until<F, Fut>(started: Instant, limit: Duration, mut check: F) -> Option<f64>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    while started.elapsed() < limit {
+        if check().await {
+            return Some(started.elapsed().as_secs_f64());
+        }
+        actix_web::rt::time::sleep(Duration::from_millis(10)).await;
+    }
+    None
+}
+
+/// Messages queued or in flight, from `/metrics`.
+async fn waiting_work(api: &Api) -> Option<u64> {
+    let mut res = api.client.get(format!("{}/metrics", api.base)).send().await.ok()?;
+    let body = res.body().limit(16 << 20).await.ok()?;
+    let text = std::str::from_utf8(&body).ok()?;
+    let gauge = |name: &str| -> Option<f64> {
+        text.lines().find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.trim().parse().ok())
+    };
+    Some((gauge("pigeon_messages_queued")? + gauge("pigeon_messages_in_flight")?) as u64)
+}
+
+/// Kills the server and starts it again on the same data; times readiness, the first accepted
+/// send and, with a backlog, every queued message back in a queue.
+async fn restart(
+    server: &mut OwnServer,
+    api: &mut Api,
+    key: &str,
+    agents: &[String],
+    backlog: Option<u64>,
+) -> Result<Restart, String> {
+    let (url, started) = server.kill_and_restart()?;
+    api.base = url;
+    let limit = Duration::from_secs(120);
+    let ready_url = format!("{}/readyz", api.base);
+    let ready_s = time_until(started, limit, || async {
+        api.client.get(&ready_url).send().await.is_ok_and(|r| r.status().is_success())
+    })
+    .await
+    .ok_or("the restarted server never became ready")?;
+    // Agents come back online by polling; sim phones are online already.
+    poll_agents(api, agents).await?;
+    let first_accept_s = time_until(started, limit, || async {
+        api.call("POST", "/v1/messages", key, json!({"to": "+14155550199", "body": "after restart"}))
+            .await
+            .is_ok()
+    })
+    .await
+    .ok_or("the restarted server accepted no message")?;
+    let backlog_back_s = match backlog {
+        Some(n) => Some(
+            time_until(started, limit, || async { waiting_work(api).await.is_some_and(|w| w >= n) })
+                .await
+                .ok_or("the backlog did not come back within 120 s")?,
+        ),
+        None => None,
+    };
+    Ok(Restart { ready_s, first_accept_s, backlog_back_s, rss_mib: server.rss_mib() })
 }
 
 #[derive(Default)]
 struct Phase {
+    /// Accepted while measuring.
     accepted: u64,
+    /// Accepted in all, warm-up included.
+    accepted_all: u64,
     errors: BTreeMap<String, u64>,
     errors_5xx: u64,
     latency: Option<Histogram<u64>>,
@@ -311,6 +458,7 @@ async fn connection(
     started: Instant,
     measured: Instant,
     end: Instant,
+    budget: Option<Budget>,
     tracker: Option<Shared>,
     progress: Option<indicatif::ProgressBar>,
 ) -> Phase {
@@ -319,6 +467,9 @@ async fn connection(
     let mut intended = started + interval.map_or(Duration::ZERO, |i| i.mul_f64(c as f64 / conns as f64));
     let mut n = 0u64;
     while Instant::now() < end {
+        if Instant::now() >= measured && budget.as_ref().is_some_and(Budget::spent) {
+            break;
+        }
         if interval.is_some() {
             let now = Instant::now();
             if intended > now {
@@ -342,6 +493,7 @@ async fn connection(
                 if let (Some(t), Some(id)) = (&tracker, v["data"]["message_id"].as_str()) {
                     t.lock().unwrap().sent.insert(id.to_owned(), intended);
                 }
+                p.accepted_all += 1;
                 if intended >= measured {
                     p.accepted += 1;
                     let _ = p.latency.as_mut().expect("set").record(took.as_micros().max(1) as u64);
@@ -360,13 +512,30 @@ async fn connection(
             Err(e) => *p.errors.entry(format!("transport {e}")).or_default() += 1,
         }
         if let Some(pb) = &progress {
-            pb.set_position(started.elapsed().as_millis() as u64);
+            pb.set_position(match &budget {
+                Some(b) => b.claimed.load(Ordering::Relaxed),
+                None => started.elapsed().as_millis() as u64,
+            });
         }
         if let Some(i) = interval {
             intended += i;
         }
     }
     p
+}
+
+/// `--messages`: requests claimed so far against the total.
+#[derive(Clone)]
+struct Budget {
+    claimed: Arc<AtomicU64>,
+    total: u64,
+}
+
+impl Budget {
+    /// Claims one request; true when none is left.
+    fn spent(&self) -> bool {
+        self.claimed.fetch_add(1, Ordering::Relaxed) >= self.total
+    }
 }
 
 fn histogram() -> Histogram<u64> {
@@ -388,11 +557,12 @@ async fn drive(
     let end = measured + args.duration;
     let conns = args.connections.max(1);
     let interval = args.rate.map(|r| Duration::from_secs_f64(conns as f64 / r.max(1) as f64));
+    let budget = args.messages.map(|total| Budget { claimed: Arc::default(), total });
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).min(conns);
     let workers: Vec<_> = (0..threads)
         .map(|w| {
-            let (base, key, tracker, progress) =
-                (base.to_owned(), key.to_owned(), tracker.clone(), progress.clone());
+            let (base, key, tracker, progress, budget) =
+                (base.to_owned(), key.to_owned(), tracker.clone(), progress.clone(), budget.clone());
             std::thread::spawn(move || {
                 actix_web::rt::System::new().block_on(async move {
                     let tasks: Vec<_> = (w..conns)
@@ -408,6 +578,7 @@ async fn drive(
                                 started,
                                 measured,
                                 end,
+                                budget.clone(),
                                 tracker.clone(),
                                 progress.clone(),
                             ))
@@ -432,6 +603,7 @@ async fn drive(
     let mut total = Phase { latency: Some(histogram()), ..Phase::default() };
     for p in phases {
         total.accepted += p.accepted;
+        total.accepted_all += p.accepted_all;
         total.errors_5xx += p.errors_5xx;
         for (k, v) in p.errors {
             *total.errors.entry(k).or_default() += v;
@@ -441,7 +613,9 @@ async fn drive(
         }
     }
     total.measured = Some(measured);
-    total.elapsed = measured.elapsed();
+    // With `--messages` the run may end before `--duration`: measure to its real end.
+    total.elapsed = measured.elapsed().min(end.saturating_duration_since(measured));
+    total.elapsed = total.elapsed.max(Duration::from_millis(1));
     total
 }
 
@@ -449,12 +623,15 @@ fn bar(args: &LoadArgs, what: &str) -> Option<indicatif::ProgressBar> {
     if args.quiet {
         return None;
     }
-    let pb = indicatif::ProgressBar::new((args.warmup + args.duration).as_millis() as u64);
-    pb.set_style(
-        indicatif::ProgressStyle::with_template("{msg:10} [{bar:40}] {elapsed_precise}/{duration_precise}")
-            .expect("template")
-            .progress_chars("=> "),
-    );
+    let (len, template) = match args.messages {
+        Some(n) => (n, "{msg:10} [{bar:40}] {pos}/{len} {elapsed_precise}"),
+        None => (
+            (args.warmup + args.duration).as_millis() as u64,
+            "{msg:10} [{bar:40}] {elapsed_precise}/{duration_precise}",
+        ),
+    };
+    let pb = indicatif::ProgressBar::new(len);
+    pb.set_style(indicatif::ProgressStyle::with_template(template).expect("template").progress_chars("=> "));
     pb.set_message(what.to_owned());
     Some(pb)
 }
@@ -462,7 +639,7 @@ fn bar(args: &LoadArgs, what: &str) -> Option<indicatif::ProgressBar> {
 /// Runs the whole load test and returns its report.
 pub async fn run(args: LoadArgs) -> Result<Report, String> {
     let _ = rustls::crypto::ring::default_provider().install_default();
-    let (server, base, admin) = match &args.url {
+    let (mut server, base, admin) = match &args.url {
         Some(u) => (
             None,
             u.trim_end_matches('/').to_owned(),
@@ -474,13 +651,25 @@ pub async fn run(args: LoadArgs) -> Result<Report, String> {
             (Some(s), url, token)
         }
     };
-    let api =
+    let mut api =
         Api { base: base.clone(), client: awc::Client::builder().timeout(Duration::from_secs(30)).finish() };
     let tracker: Shared = Arc::default();
     let secret = Arc::new(Mutex::new(String::new()));
     let sink =
         start_sink(tracker.clone(), secret.clone()).map_err(|e| format!("cannot start the sink: {e}"))?;
-    let key = setup(&api, &admin, &args, &sink, &secret).await?;
+    let (key, agents) = setup(&api, &admin, &args, &sink, &secret).await?;
+    // The slow carrier of `--backlog`: online, polling every 10 s.
+    poll_agents(&api, &agents).await?;
+    if !agents.is_empty() {
+        let poller = Api { base: base.clone(), client: api.client.clone() };
+        let agents = agents.clone();
+        actix_web::rt::spawn(async move {
+            loop {
+                actix_web::rt::time::sleep(Duration::from_secs(10)).await;
+                let _ = poll_agents(&poller, &agents).await;
+            }
+        });
+    }
 
     let mut report = Report { connections: args.connections, rate: args.rate, ..Report::default() };
     if args.baseline {
@@ -495,21 +684,13 @@ pub async fn run(args: LoadArgs) -> Result<Report, String> {
         report.baseline_per_s = Some(b.accepted as f64 / b.elapsed.as_secs_f64());
     }
     let pb = bar(&args, "messages");
-    let p = drive(&base, "/v1/messages", &key, &args, Some(tracker.clone()), pb.clone()).await;
+    let track = (!args.backlog).then(|| tracker.clone());
+    let p = drive(&base, "/v1/messages", &key, &args, track, pb.clone()).await;
     if let Some(pb) = pb {
         pb.finish_and_clear();
     }
-    // Wait for the webhooks of everything accepted.
-    let drain_end = Instant::now() + args.drain;
-    loop {
-        let done = {
-            let t = tracker.lock().unwrap();
-            t.sent.keys().all(|id| t.arrived.contains_key(id))
-        };
-        if done || Instant::now() > drain_end {
-            break;
-        }
-        actix_web::rt::time::sleep(Duration::from_millis(50)).await;
+    if !args.backlog {
+        drain(&tracker, Instant::now() + args.drain).await;
     }
     let measured = p.measured.expect("set by drive");
     let all_done = measured.elapsed();
@@ -521,25 +702,47 @@ pub async fn run(args: LoadArgs) -> Result<Report, String> {
     report.errors = p.errors;
     report.errors_5xx = p.errors_5xx;
     report.accept_latency_ms = p.latency.as_ref().map(Percentiles::of).unwrap_or_default();
-    let t = tracker.lock().unwrap();
-    let mut e2e = Histogram::<u64>::new_with_bounds(1, 600_000_000, 3).expect("bounds");
-    let (mut delivered, mut arrived_all) = (0, 0);
-    for (id, sent) in &t.sent {
-        if let Some(arrived) = t.arrived.get(id) {
-            arrived_all += 1;
-            if *sent >= measured {
-                delivered += 1;
-                let _ = e2e.record(arrived.saturating_duration_since(*sent).as_micros().max(1) as u64);
+    // A block, so the lock is gone before the restart's awaits.
+    {
+        let t = tracker.lock().unwrap();
+        let mut e2e = Histogram::<u64>::new_with_bounds(1, 600_000_000, 3).expect("bounds");
+        let (mut delivered, mut arrived_all) = (0, 0);
+        for (id, sent) in &t.sent {
+            if let Some(arrived) = t.arrived.get(id) {
+                arrived_all += 1;
+                if *sent >= measured {
+                    delivered += 1;
+                    let _ = e2e.record(arrived.saturating_duration_since(*sent).as_micros().max(1) as u64);
+                }
             }
         }
+        report.delivered = delivered;
+        report.lost = t.sent.len() as u64 - arrived_all;
+        report.bad_signatures = t.bad_signatures;
+        report.end_to_end_ms = Percentiles::of(&e2e);
+        report.delivered_per_s = delivered as f64 / all_done.as_secs_f64().max(1e-3);
+        report.ratio_to_baseline = report.baseline_per_s.map(|b| report.accepted_per_s / b);
     }
-    report.delivered = delivered;
-    report.lost = t.sent.len() as u64 - arrived_all;
-    report.bad_signatures = t.bad_signatures;
-    report.end_to_end_ms = Percentiles::of(&e2e);
-    report.delivered_per_s = delivered as f64 / all_done.as_secs_f64();
-    report.ratio_to_baseline = report.baseline_per_s.map(|b| report.accepted_per_s / b);
+    report.backlog = args.backlog.then_some(p.accepted_all);
+    if args.restart {
+        let s = server.as_mut().ok_or("--restart needs a server this command starts (no --url)")?;
+        report.restart = Some(restart(s, &mut api, &key, &agents, report.backlog).await?);
+    }
     Ok(report)
+}
+
+/// Waits for the webhooks of everything accepted, or `deadline`.
+async fn drain(tracker: &Shared, deadline: Instant) {
+    loop {
+        let done = {
+            let t = tracker.lock().unwrap();
+            t.arrived.len() >= t.sent.len() && t.sent.keys().all(|id| t.arrived.contains_key(id))
+        };
+        if done || Instant::now() > deadline {
+            return;
+        }
+        actix_web::rt::time::sleep(Duration::from_millis(50)).await;
+    }
 }
 
 /// The report as a table.
@@ -559,18 +762,35 @@ pub fn table(r: &Report) -> String {
     if let (Some(b), Some(ratio)) = (r.baseline_per_s, r.ratio_to_baseline) {
         s += &format!("  baseline (no-op)                {:>10.0}/s   ratio {:.2}\n", b, ratio);
     }
-    s += &format!(
-        "  delivered (webhook) {:>10}   {:>10.0}/s   lost {}   bad signatures {}\n",
-        r.delivered, r.delivered_per_s, r.lost, r.bad_signatures
-    );
+    match r.backlog {
+        Some(n) => s += &format!("  left queued (backlog) {n:>8}\n"),
+        None => {
+            s += &format!(
+                "  delivered (webhook) {:>10}   {:>10.0}/s   lost {}   bad signatures {}\n",
+                r.delivered, r.delivered_per_s, r.lost, r.bad_signatures
+            )
+        }
+    }
     s += "  latency (ms)             p50      p90      p99    p99.9      max\n";
     s += &format!("  accept             {}\n", p(&r.accept_latency_ms));
-    s += &format!("  end to end         {}\n", p(&r.end_to_end_ms));
+    if r.backlog.is_none() {
+        s += &format!("  end to end         {}\n", p(&r.end_to_end_ms));
+    }
     for (k, v) in &r.errors {
         s += &format!("  error {k:<30} {v}\n");
     }
     if let Some(rss) = r.server_rss_mib {
         s += &format!("  server RSS          {rss:.0} MiB\n");
+    }
+    if let Some(x) = &r.restart {
+        s += &format!("  restart (SIGKILL)   ready {:.2} s   first 202 {:.2} s", x.ready_s, x.first_accept_s);
+        if let Some(b) = x.backlog_back_s {
+            s += &format!("   backlog back {b:.2} s");
+        }
+        if let Some(rss) = x.rss_mib {
+            s += &format!("   RSS {rss:.0} MiB");
+        }
+        s += "\n";
     }
     s
 }

@@ -46,12 +46,27 @@ impl Application {
         clock: SharedClock,
     ) -> Result<Self, StartError> {
         std::fs::create_dir_all(&settings.data_dir)?;
+        let opening = std::time::Instant::now();
         let store = Store::open(&settings.data_dir)?;
+        let opened = opening.elapsed();
         let config =
             EngineConfig { webhook_allow_private: settings.webhook_allow_private, ..EngineConfig::default() };
         let engine = Engine::start(store, clock, config)?;
         let generated_admin_token = engine.ensure_admin_token(settings.admin_token.as_deref()).await?;
-        engine.recover()?;
+        tracing::info!(open_ms = opened.as_millis() as u64, "store opened");
+        // Work left by the last run is found on its own thread, so start-up (and `/readyz`) does
+        // not wait for a large backlog: new sends are served meanwhile. A message both found here
+        // and sent anew is harmless, as actors act only on a message still in the state they expect.
+        let recovering = engine.clone();
+        std::thread::Builder::new().name("pigeon-recover".into()).spawn(move || {
+            let started = std::time::Instant::now();
+            match recovering.recover() {
+                Ok(n) => {
+                    tracing::info!(resumed = n, ms = started.elapsed().as_millis() as u64, "recovery done")
+                }
+                Err(e) => tracing::error!(error = %e, "recovery failed; pending work waits for a restart"),
+            }
+        })?;
         let demo = if settings.demo { Some(engine.ensure_demo().await?) } else { None };
         let port = listener.local_addr()?.port();
         crate::telemetry::metrics();

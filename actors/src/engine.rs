@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex, RwLock};
 use actix::prelude::*;
 use chrono::{DateTime, Utc};
 use pigeon_storage::model::{ApiKeyRecord, Environment, Plan, QuietHours, TenantRecord, TenantStatus};
-use pigeon_storage::Store;
+use pigeon_storage::{PendingWork, Store};
 use ulid::Ulid;
 
 use crate::clock::{month_key, SharedClock};
@@ -48,6 +48,19 @@ impl Arbiters {
     pub(crate) fn for_id(&self, id: Ulid) -> &ArbiterHandle {
         &self.0[(id.random() % self.0.len() as u128) as usize]
     }
+}
+
+/// Work waiting in the engine's actors.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Depths {
+    /// Messages in phone queues (including ones still being read back after a restart).
+    pub queued: usize,
+    /// Messages a phone is sending: leased to an agent, or in a sim's delay.
+    pub in_flight: usize,
+    /// Messages held for quiet hours or `send_at`.
+    pub held: usize,
+    /// Webhook deliveries not yet succeeded or given up.
+    pub webhook_deliveries: usize,
 }
 
 /// What the engine shares with every tenant actor it starts.
@@ -639,6 +652,27 @@ impl Engine {
         self.inner.tenants.read().unwrap().len()
     }
 
+    /// How much work waits, over every running actor: for `/metrics`.
+    pub async fn depths(&self) -> Depths {
+        let mut d = Depths::default();
+        let phones: Vec<_> =
+            self.inner.shared.phones.read().unwrap().values().map(|e| e.addr.clone()).collect();
+        for a in phones {
+            if let Ok((queued, in_flight)) = a.send(phone::Depth).await {
+                d.queued += queued;
+                d.in_flight += in_flight;
+            }
+        }
+        let hooks: Vec<_> = self.inner.shared.webhooks.read().unwrap().values().cloned().collect();
+        for a in hooks {
+            d.webhook_deliveries += a.send(crate::webhook::Depth).await.unwrap_or(0);
+        }
+        if let Some(s) = self.inner.shared.scheduler.get() {
+            d.held = s.send(crate::scheduler::Depth).await.unwrap_or(0);
+        }
+        d
+    }
+
     /// The handle of a tenant's actor, starting it if needed; `NotFound` for unknown tenants.
     pub fn tenant(&self, id: Ulid) -> Result<TenantHandle, EngineError> {
         Ok(TenantHandle { addr: self.addr(id)? })
@@ -718,15 +752,9 @@ impl Engine {
     /// phones, test messages complete. Call once at start-up.
     pub fn recover(&self) -> Result<usize, EngineError> {
         let store = &self.inner.store;
-        let mut work = store.pending()?;
-        // Entries a crash left behind (message never written, or already finished) go.
-        work.retain(|w| match store.message(w.tenant_id, w.message_id) {
-            Ok(Some(m)) if m.status.is_pending() => true,
-            _ => {
-                let _ = store.drop_pending(w);
-                false
-            }
-        });
+        // Only the index is read here, so start-up does not grow with the backlog; each phone
+        // actor reads its messages in chunks afterwards, and drops entries a crash left stale.
+        let work = store.pending()?;
         let n = work.len();
         let mut by_phone: Vec<(Option<Ulid>, Ulid, Vec<Ulid>)> = Vec::new();
         for w in work {
@@ -744,7 +772,14 @@ impl Engine {
                 }
             };
             match phone_id {
-                None => ids.into_iter().for_each(|id| tenant.do_send(msg::CompleteTest(id))),
+                None => ids.into_iter().for_each(|id| {
+                    if matches!(store.message(tenant_id, id), Ok(Some(m)) if m.status.is_pending()) {
+                        tenant.do_send(msg::CompleteTest(id));
+                    } else {
+                        let _ =
+                            store.drop_pending(&PendingWork { phone_id: None, tenant_id, message_id: id });
+                    }
+                }),
                 Some(p) => match self.inner.shared.phones.read().unwrap().get(&p) {
                     Some(entry) => entry.addr.do_send(phone::Recover(ids)),
                     None => tracing::error!(phone_id = %p, "pending messages of a missing phone"),

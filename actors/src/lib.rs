@@ -17,9 +17,9 @@ pub mod webhook;
 pub mod zones;
 
 pub use engine::{
-    Admitted, AgentHandle, CreatedTenant, Demo, Engine, EngineConfig, NewKey, RateInfo, TenantHandle,
+    Admitted, AgentHandle, CreatedTenant, Demo, Depths, Engine, EngineConfig, NewKey, RateInfo, TenantHandle,
     TenantPatch, Usage,
 };
 pub use error::EngineError;
-pub use messaging::{Detection, PhoneView, SendRequest};
+pub use messaging::{choose_phone, Detection, PhoneView, SendRequest};
 pub use pigeon_storage as storage;

@@ -135,26 +135,33 @@ const IDEMPOTENCY_WINDOW: chrono::TimeDelta = chrono::TimeDelta::hours(24);
 #[rtype(result = "Result<MessageRecord, EngineError>")]
 pub(crate) struct Send(pub SendRequest);
 
+/// The phone for a send, from `(phone id, capacity left if available)` oldest first: the sticky
+/// sender if it is available, else the available phone with the most capacity left (the oldest
+/// on a tie). One pass, no allocation: it runs on every send.
+pub fn choose_phone(
+    phones: impl IntoIterator<Item = (Ulid, Option<u32>)>,
+    sticky: Option<Ulid>,
+) -> Option<usize> {
+    let mut best: Option<(usize, u32)> = None;
+    for (i, (id, cap)) in phones.into_iter().enumerate() {
+        let Some(cap) = cap else { continue };
+        if Some(id) == sticky {
+            return Some(i);
+        }
+        if best.is_none_or(|(_, c)| cap > c) {
+            best = Some((i, cap));
+        }
+    }
+    best.map(|(i, _)| i)
+}
+
 impl TenantActor {
-    /// Sticky sender if it can still take the recipient, else the available phone with the most
-    /// capacity left (the oldest on a tie).
     fn choose_phone(&mut self, sticky: Option<Ulid>, now: DateTime<Utc>) -> Option<usize> {
-        if let Some(i) = sticky.and_then(|id| self.phones.iter().position(|p| p.rec.id == id)) {
-            if self.phones[i].available(now) {
-                return Some(i);
-            }
-        }
         let today = now.date_naive();
-        let mut best: Option<(usize, u32)> = None;
-        for i in 0..self.phones.len() {
-            if self.phones[i].available(now) {
-                let cap = self.phones[i].capacity(today);
-                if best.is_none_or(|(_, c)| cap > c) {
-                    best = Some((i, cap));
-                }
-            }
-        }
-        best.map(|(i, _)| i)
+        choose_phone(
+            self.phones.iter_mut().map(|p| (p.rec.id, p.available(now).then(|| p.capacity(today)))),
+            sticky,
+        )
     }
 
     fn new_message(&self, req: &SendRequest, now: DateTime<Utc>) -> MessageRecord {
@@ -782,5 +789,20 @@ impl Handler<DetectNumber> for TenantActor {
             }
             Ok(Detection { phone, imessage, checked_at, cached: false })
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_sticky_phone_wins_while_available_else_the_most_capacity_then_the_oldest() {
+        let (a, b, c) = (Ulid::from_parts(1, 1), Ulid::from_parts(2, 2), Ulid::from_parts(3, 3));
+        assert_eq!(choose_phone([(a, Some(5)), (b, Some(9)), (c, Some(1))], Some(c)), Some(2));
+        assert_eq!(choose_phone([(a, Some(5)), (b, Some(9)), (c, None)], Some(c)), Some(1));
+        assert_eq!(choose_phone([(a, Some(9)), (b, Some(9))], None), Some(0));
+        assert_eq!(choose_phone([(a, None), (b, None)], Some(a)), None);
+        assert_eq!(choose_phone([(a, Some(0)), (b, None)], None), Some(0));
     }
 }

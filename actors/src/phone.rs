@@ -99,6 +99,10 @@ pub(crate) struct PhoneActor {
     detect_waiting: HashMap<Ulid, (String, oneshot::Sender<bool>)>,
     /// Set once the phone is deleted: nothing more is dispatched.
     retired: bool,
+    /// Work found at start-up, not yet read back (oldest first).
+    recovering: VecDeque<Ulid>,
+    /// Sim deliveries waiting out their latency.
+    sim_in_flight: usize,
     /// The tenant's webhooks, for the events its messages' fates make.
     subs: crate::webhook::Subscribers,
 }
@@ -125,6 +129,8 @@ impl PhoneActor {
             detect_queue: VecDeque::new(),
             detect_waiting: HashMap::new(),
             retired: false,
+            recovering: VecDeque::new(),
+            sim_in_flight: 0,
             subs,
         }
     }
@@ -198,7 +204,11 @@ impl PhoneActor {
                     }
                     self.save(&m);
                     let id = m.id;
-                    ctx.run_later(latency, move |act, _| act.finish_sim(id));
+                    self.sim_in_flight += 1;
+                    ctx.run_later(latency, move |act, _| {
+                        act.sim_in_flight -= 1;
+                        act.finish_sim(id);
+                    });
                 }
             }
             PhoneDriver::Agent => {
@@ -382,8 +392,29 @@ pub(crate) struct Recover(pub Vec<Ulid>);
 impl Handler<Recover> for PhoneActor {
     type Result = ();
     fn handle(&mut self, msg: Recover, ctx: &mut Self::Context) {
-        for id in msg.0 {
-            let Some(mut m) = self.load(id) else { continue };
+        self.recovering.extend(msg.0);
+        self.recover_chunk(ctx);
+    }
+}
+
+/// Messages read back per turn of a recovering phone; between turns its mailbox (new sends,
+/// polls, reports) is served, so a large backlog does not stall the phone.
+const RECOVER_CHUNK: usize = 1024;
+
+impl PhoneActor {
+    fn recover_chunk(&mut self, ctx: &mut Context<Self>) {
+        let n = self.recovering.len().min(RECOVER_CHUNK);
+        for id in self.recovering.drain(..n).collect::<Vec<_>>() {
+            let stale = pigeon_storage::PendingWork {
+                phone_id: Some(self.phone_id),
+                tenant_id: self.tenant_id,
+                message_id: id,
+            };
+            let Some(mut m) = self.load(id) else {
+                // Indexed, never written: a crash between the two.
+                let _ = self.store.drop_pending(&stale);
+                continue;
+            };
             match (m.status, self.driver, m.lease.clone()) {
                 (MessageStatus::Queued, _, _) => self.queue.push_back(id),
                 // An agent may still answer a lease it took before the restart.
@@ -397,11 +428,31 @@ impl Handler<Recover> for PhoneActor {
                     self.save(&m);
                     self.queue.push_back(id);
                 }
-                _ => {}
+                // Finished before the crash; only its index entry was left.
+                _ => {
+                    let _ = self.store.drop_pending(&stale);
+                }
             }
+        }
+        if !self.recovering.is_empty() {
+            // Yield the thread first: a message to self would be served in the same turn (actix
+            // serves up to 256 messages per poll), starving the other actors of this arbiter.
+            ctx.spawn(tokio::task::yield_now().into_actor(self).map(|(), act, ctx| act.recover_chunk(ctx)));
         }
         self.sweep(ctx);
         self.dispatch(ctx);
+    }
+}
+
+/// `(queued, in flight)`: messages waiting here (read back or not yet), and messages being sent.
+#[derive(Message)]
+#[rtype(result = "(usize, usize)")]
+pub(crate) struct Depth;
+
+impl Handler<Depth> for PhoneActor {
+    type Result = MessageResult<Depth>;
+    fn handle(&mut self, _: Depth, _: &mut Self::Context) -> Self::Result {
+        MessageResult((self.queue.len() + self.recovering.len(), self.leases.len() + self.sim_in_flight))
     }
 }
 

@@ -115,6 +115,18 @@ impl Handler<Hold> for Scheduler {
     }
 }
 
+/// Messages held now.
+#[derive(Message)]
+#[rtype(result = "usize")]
+pub(crate) struct Depth;
+
+impl Handler<Depth> for Scheduler {
+    type Result = usize;
+    fn handle(&mut self, _: Depth, _: &mut Self::Context) -> usize {
+        self.timeline.len()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

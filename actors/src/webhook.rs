@@ -520,6 +520,18 @@ impl Handler<Retry> for WebhookActor {
     }
 }
 
+/// Deliveries not yet settled: ready, in flight or waiting for a retry.
+#[derive(Message)]
+#[rtype(result = "usize")]
+pub(crate) struct Depth;
+
+impl Handler<Depth> for WebhookActor {
+    type Result = usize;
+    fn handle(&mut self, _: Depth, _: &mut Self::Context) -> usize {
+        self.ready.len() + self.in_flight.len() + self.due.len()
+    }
+}
+
 /// The endpoint is deleted: stop.
 #[derive(Message)]
 #[rtype(result = "()")]

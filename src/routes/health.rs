@@ -42,7 +42,7 @@ pub async fn openapi() -> HttpResponse {
 }
 
 /// Prometheus text: requests by route and status, latency histograms, group-commit and actor
-/// figures. Unauthenticated, like the probes: it holds no tenant data.
+/// figures, and the work waiting (queued, in flight, held, webhook deliveries). Unauthenticated, like the probes: it holds no tenant data.
 #[utoipa::path(get, path = "/metrics", tag = "operations",
     responses((status = 200, description = "Prometheus text exposition format", content_type = "text/plain")))]
 pub async fn metrics(engine: web::Data<Engine>) -> HttpResponse {
@@ -51,6 +51,11 @@ pub async fn metrics(engine: web::Data<Engine>) -> HttpResponse {
     metrics::counter!("pigeon_store_flushes_total").absolute(c.flushes);
     metrics::counter!("pigeon_store_commits_total").absolute(c.commits);
     metrics::gauge!("pigeon_tenant_actors").set(engine.running_tenants() as f64);
+    let d = engine.depths().await;
+    metrics::gauge!("pigeon_messages_queued").set(d.queued as f64);
+    metrics::gauge!("pigeon_messages_in_flight").set(d.in_flight as f64);
+    metrics::gauge!("pigeon_messages_held").set(d.held as f64);
+    metrics::gauge!("pigeon_webhook_deliveries_pending").set(d.webhook_deliveries as f64);
     handle.run_upkeep();
     HttpResponse::Ok().content_type("text/plain; version=0.0.4; charset=utf-8").body(handle.render())
 }

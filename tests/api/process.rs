@@ -187,3 +187,31 @@ async fn a_loadtest_smoke_run_completes_with_nothing_lost() {
     }
     assert!(r["server_rss_mib"].as_f64().unwrap() > 0.0, "{r}");
 }
+
+/// The harness's backlog and restart: every message accepted stays queued, survives SIGKILL, and
+/// is back in the phones' queues (as `/metrics` counts them) after the restart.
+#[actix_web::test]
+async fn a_loadtest_backlog_survives_a_kill_and_comes_back_in_the_queue_gauges() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("report.json");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pigeon"))
+        .args(["loadtest", "--warmup", "0s", "--messages", "300", "--connections", "4", "--backlog"])
+        .args(["--restart", "--quiet", "--json"])
+        .arg(&json)
+        .env_remove("PIGEON_ADMIN_TOKEN")
+        .output()
+        .expect("loadtest runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    let r: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_eq!(r["accepted"], 300, "--messages stops at 300: {r}");
+    assert_eq!(r["backlog"], 300, "{r}");
+    assert_eq!(r["errors_5xx"], 0, "{r}");
+    let restart = &r["restart"];
+    let (ready, first, back) = (
+        restart["ready_s"].as_f64().unwrap(),
+        restart["first_accept_s"].as_f64().unwrap(),
+        restart["backlog_back_s"].as_f64().expect("the backlog came back"),
+    );
+    assert!(ready > 0.0 && first >= ready && back >= ready, "{r}");
+}
