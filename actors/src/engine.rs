@@ -458,7 +458,6 @@ struct Inner {
     store: Store,
     clock: SharedClock,
     arbiters: Mutex<Vec<Arbiter>>,
-    handles: Vec<ArbiterHandle>,
     next: AtomicUsize,
     tenants: RwLock<HashMap<Ulid, Addr<TenantActor>>>,
     shared: Shared,
@@ -478,7 +477,7 @@ impl Engine {
         let arbiters: Vec<Arbiter> = (0..config.arbiters.max(1)).map(|_| Arbiter::new()).collect();
         let handles: Vec<ArbiterHandle> = arbiters.iter().map(Arbiter::handle).collect();
         let shared = Shared {
-            arbiters: Arbiters(handles.clone().into()),
+            arbiters: Arbiters(handles.into()),
             phones: PhoneRegistry::default(),
             webhooks: WebhookRegistry::default(),
             allow_private: config.webhook_allow_private,
@@ -490,7 +489,6 @@ impl Engine {
                 store,
                 clock,
                 arbiters: Mutex::new(arbiters),
-                handles,
                 next: AtomicUsize::new(0),
                 tenants: RwLock::new(HashMap::new()),
                 shared,
@@ -498,9 +496,10 @@ impl Engine {
             }),
         };
         let me = engine.clone();
-        let sched = crate::scheduler::Scheduler::start_in_arbiter(&engine.inner.handles[0], move |_| {
-            crate::scheduler::Scheduler::new(me)
-        });
+        let sched =
+            crate::scheduler::Scheduler::start_in_arbiter(&engine.inner.shared.arbiters.0[0], move |_| {
+                crate::scheduler::Scheduler::new(me)
+            });
         let _ = engine.inner.shared.scheduler.set(sched);
         Ok(engine)
     }
@@ -693,8 +692,8 @@ impl Engine {
             return Ok(a.clone());
         }
         let record = self.inner.store.tenant(id)?.ok_or(EngineError::NotFound("tenant"))?;
-        let n = self.inner.next.fetch_add(1, Ordering::Relaxed) % self.inner.handles.len();
-        let arbiter = &self.inner.handles[n];
+        let all = &self.inner.shared.arbiters.0;
+        let arbiter = &all[self.inner.next.fetch_add(1, Ordering::Relaxed) % all.len()];
         let actor = TenantActor::load(
             self.inner.store.clone(),
             self.inner.clock.clone(),

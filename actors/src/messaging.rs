@@ -273,10 +273,10 @@ impl Handler<Send> for TenantActor {
                 RecipientRecord { first_at: known.map_or(now, |r| r.first_at), last_phone: Some(slot.rec.id) }
             });
             let sent_key = sent_counter(slot.rec.id, today);
-            let new_key = format!("{NEW_CONTACTS}{today}");
+            let new_key = is_new.then(|| format!("{NEW_CONTACTS}{today}"));
             let mut counters = vec![(sent_key.as_str(), u64::from(sent))];
-            if is_new {
-                counters.push((new_key.as_str(), new_count));
+            if let Some(k) = &new_key {
+                counters.push((k.as_str(), new_count));
             }
             self.store.accept_message(&m, recipient.as_ref().map(|r| (to, r)), &counters, idem)?;
             self.phones[i].sent_today = sent;

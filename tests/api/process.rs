@@ -151,31 +151,27 @@ async fn the_demo_prints_keys_and_a_curl_line_that_delivers() {
     assert!(app.terminate().success());
 }
 
-#[actix_web::test]
-async fn a_loadtest_smoke_run_completes_with_nothing_lost() {
+/// Runs `pigeon loadtest` with `args` plus `--quiet --json`; the table it printed and its report.
+fn loadtest(args: &[&str]) -> (String, serde_json::Value) {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("report.json");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_pigeon"))
-        .args([
-            "loadtest",
-            "--duration",
-            "1s",
-            "--warmup",
-            "1s",
-            "--connections",
-            "4",
-            "--baseline",
-            "--quiet",
-            "--json",
-        ])
+        .arg("loadtest")
+        .args(args)
+        .args(["--quiet", "--json"])
         .arg(&json)
         .env_remove("PIGEON_ADMIN_TOKEN")
         .output()
         .expect("loadtest runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    (stdout, serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap())
+}
+
+#[actix_web::test]
+async fn a_loadtest_smoke_run_completes_with_nothing_lost() {
+    let (stdout, r) = loadtest(&["--duration", "1s", "--warmup", "1s", "--connections", "4", "--baseline"]);
     assert!(stdout.contains("accept") && stdout.contains("end to end"), "prints the table: {stdout}");
-    let r: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
     assert!(r["accepted"].as_u64().unwrap() > 0, "{r}");
     assert_eq!(r["lost"], 0, "{r}");
     assert_eq!(r["errors_5xx"], 0, "{r}");
@@ -192,18 +188,8 @@ async fn a_loadtest_smoke_run_completes_with_nothing_lost() {
 /// is back in the phones' queues (as `/metrics` counts them) after the restart.
 #[actix_web::test]
 async fn a_loadtest_backlog_survives_a_kill_and_comes_back_in_the_queue_gauges() {
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("report.json");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pigeon"))
-        .args(["loadtest", "--warmup", "0s", "--messages", "300", "--connections", "4", "--backlog"])
-        .args(["--restart", "--quiet", "--json"])
-        .arg(&json)
-        .env_remove("PIGEON_ADMIN_TOKEN")
-        .output()
-        .expect("loadtest runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
-    let r: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let (_, r) =
+        loadtest(&["--warmup", "0s", "--messages", "300", "--connections", "4", "--backlog", "--restart"]);
     assert_eq!(r["accepted"], 300, "--messages stops at 300: {r}");
     assert_eq!(r["backlog"], 300, "{r}");
     assert_eq!(r["errors_5xx"], 0, "{r}");
