@@ -18,6 +18,8 @@ pub struct Settings {
     pub demo: bool,
     /// Serve `POST /bench/noop`, the load harness's baseline route.
     pub bench_routes: bool,
+    /// sled's page cache, MiB.
+    pub cache_mb: u64,
 }
 
 impl Settings {
@@ -30,6 +32,7 @@ impl Settings {
             workers: None,
             demo: false,
             bench_routes: false,
+            cache_mb: pigeon_actors::storage::DEFAULT_CACHE_MB,
         }
     }
 }

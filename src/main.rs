@@ -55,6 +55,9 @@ struct ServeArgs {
     /// HTTP worker threads (default: one per core).
     #[arg(long, env = "PIGEON_WORKERS")]
     workers: Option<usize>,
+    /// Page cache of the store, MiB: most of the server's memory.
+    #[arg(long, env = "PIGEON_CACHE_MB", default_value_t = pigeon_actors::storage::DEFAULT_CACHE_MB)]
+    cache_mb: u64,
     /// Log filter, e.g. `info` or `pigeon=debug,actix_web=warn`.
     #[arg(long, env = "PIGEON_LOG", default_value = "info")]
     log: String,
@@ -101,6 +104,13 @@ fn main() -> ExitCode {
 }
 
 async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
+    // mimalloc asks for transparent huge pages on its arenas, and a huge page counts whole in RSS
+    // however little of it is used: after 300k messages that was 98 of 259 MiB. Without them
+    // the same run ended at 160 MiB.
+    #[cfg(target_os = "linux")]
+    if let Err(e) = rustix::thread::disable_transparent_huge_pages(true) {
+        tracing::warn!(error = %e, "cannot turn off transparent huge pages");
+    }
     let listener =
         TcpListener::bind(args.addr).map_err(|e| format!("cannot listen on {}: {e}", args.addr))?;
     let addr = listener.local_addr()?;
@@ -111,6 +121,7 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
         workers: args.workers,
         demo: args.demo,
         bench_routes: args.bench_routes,
+        cache_mb: args.cache_mb,
     };
     let app = Application::build(settings, listener, SystemClock::shared()).await?;
     if let Some(token) = app.generated_admin_token() {

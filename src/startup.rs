@@ -47,7 +47,7 @@ impl Application {
     ) -> Result<Self, StartError> {
         std::fs::create_dir_all(&settings.data_dir)?;
         let opening = std::time::Instant::now();
-        let store = Store::open(&settings.data_dir)?;
+        let store = Store::open_with_cache(&settings.data_dir, settings.cache_mb)?;
         let opened = opening.elapsed();
         let config =
             EngineConfig { webhook_allow_private: settings.webhook_allow_private, ..EngineConfig::default() };

@@ -18,4 +18,4 @@ pub mod ts;
 
 pub use commit::CommitStats;
 pub use error::StoreError;
-pub use store::{PendingWork, Store};
+pub use store::{PendingWork, Store, DEFAULT_CACHE_MB};

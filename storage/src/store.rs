@@ -85,12 +85,22 @@ fn ulid_at(bytes: &[u8]) -> Ulid {
     Ulid::from_bytes(b)
 }
 
+/// sled's page cache, in MiB, unless the operator sets another size.
+pub const DEFAULT_CACHE_MB: u64 = 64;
+
 impl Store {
-    /// Opens (or creates) the store in `dir` and starts its committer.
+    /// Opens (or creates) the store in `dir` with the default cache and starts its committer.
     pub fn open(dir: &Path) -> Result<Self, StoreError> {
+        Self::open_with_cache(dir, DEFAULT_CACHE_MB)
+    }
+
+    /// Opens the store with a page cache of `cache_mb` MiB. The cache is most of the server's
+    /// memory: reads of recent records (a message's phone and webhook steps) hit it, older ones
+    /// go to disk.
+    pub fn open_with_cache(dir: &Path, cache_mb: u64) -> Result<Self, StoreError> {
         let db = sled::Config::new()
             .path(dir)
-            .cache_capacity(128 * 1024 * 1024)
+            .cache_capacity(cache_mb.max(1) * 1024 * 1024)
             .flush_every_ms(Some(500))
             .open()?;
         let committer = Committer::start(db.clone())
