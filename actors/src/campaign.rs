@@ -289,8 +289,8 @@ impl Handler<Launch> for TenantActor {
         let launched = match res {
             Ok(Some((c, commit))) => {
                 let runner_c = c.clone();
-                let arbiter = self.arbiters.for_id(c.id);
-                let addr = CampaignRunner::start_in_arbiter(arbiter, move |_| {
+                let arbiter = Arbiter::current();
+                let addr = CampaignRunner::start_in_arbiter(&arbiter, move |_| {
                     CampaignRunner::new(store, clock, tenant_handle, runner_c)
                 });
                 self.runners.insert(c.id, addr);
