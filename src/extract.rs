@@ -26,7 +26,7 @@ fn engine(req: &HttpRequest) -> Result<Engine, ApiError> {
 }
 
 /// The token of `Authorization: Bearer <token>`, if the header has that shape.
-fn bearer(req: &HttpRequest) -> Option<String> {
+pub fn bearer(req: &HttpRequest) -> Option<String> {
     let v = req.headers().get(header::AUTHORIZATION)?.to_str().ok()?;
     let (scheme, token) = v.split_once(' ')?;
     scheme.eq_ignore_ascii_case("bearer").then(|| token.trim().to_owned())

@@ -95,6 +95,16 @@ impl Default for EngineConfig {
     }
 }
 
+/// An API key found by its hash, not yet admitted: what the send path validates with.
+pub struct LocatedKey {
+    /// The tenant the key belongs to.
+    pub tenant_id: Ulid,
+    /// A test key (by its prefix; admission goes by the key's record).
+    pub test: bool,
+    key_id: Ulid,
+    hash: String,
+}
+
 /// What a successful authentication yields.
 #[derive(Debug, Clone)]
 pub struct Admitted {
@@ -574,21 +584,46 @@ impl Engine {
     /// Authenticates an API key and charges the call: the key's rate, then the tenant's month.
     /// The rate state comes back also on refusal, for the headers of a 429.
     pub async fn authenticate(&self, key: &str) -> (Option<RateInfo>, Result<Admitted, EngineError>) {
-        if !credentials::looks_like_api_key(key) {
-            return (None, Err(EngineError::InvalidApiKey));
-        }
-        let hash = credentials::hash(key);
-        let (tenant_id, key_id) = match self.inner.store.key_by_hash(&hash) {
-            Ok(Some(found)) => found,
-            Ok(None) => return (None, Err(EngineError::InvalidApiKey)),
-            Err(e) => return (None, Err(e.into())),
+        let key = match self.locate_key(key) {
+            Ok(k) => k,
+            Err(e) => return (None, Err(e)),
         };
-        let addr = match self.addr(tenant_id) {
+        let addr = match self.addr(key.tenant_id) {
             Ok(a) => a,
             Err(EngineError::NotFound(_)) => return (None, Err(EngineError::InvalidApiKey)),
             Err(e) => return (None, Err(e)),
         };
-        match addr.send(tenant::Admit { key_id, hash }).await {
+        match addr.send(tenant::Admit { key_id: key.key_id, hash: key.hash }).await {
+            Ok(r) => r,
+            Err(e) => (None, Err(e.into())),
+        }
+    }
+
+    /// Where an API key may belong, found without the tenant's actor (which still compares the
+    /// whole hash: [`Engine::send_with_key`]).
+    pub fn locate_key(&self, key: &str) -> Result<LocatedKey, EngineError> {
+        if !credentials::looks_like_api_key(key) {
+            return Err(EngineError::InvalidApiKey);
+        }
+        let hash = credentials::hash(key);
+        let (tenant_id, key_id) = self.inner.store.key_by_hash(&hash)?.ok_or(EngineError::InvalidApiKey)?;
+        Ok(LocatedKey { tenant_id, test: key.starts_with("svc_test_"), key_id, hash })
+    }
+
+    /// `POST /v1/messages` in one turn of the tenant's actor: admission (as
+    /// [`Engine::authenticate`]), then the send. With `req` `None` (a body the edge found
+    /// invalid) only the admission runs, and `Ok(None)` says it passed.
+    pub async fn send_with_key(
+        &self,
+        key: LocatedKey,
+        req: Option<SendRequest>,
+    ) -> (Option<RateInfo>, Result<Option<MessageRecord>, EngineError>) {
+        let addr = match self.addr(key.tenant_id) {
+            Ok(a) => a,
+            Err(EngineError::NotFound(_)) => return (None, Err(EngineError::InvalidApiKey)),
+            Err(e) => return (None, Err(e)),
+        };
+        match addr.send(msg::AdmitSend { key_id: key.key_id, hash: key.hash, req }).await {
             Ok(r) => r,
             Err(e) => (None, Err(e.into())),
         }

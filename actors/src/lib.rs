@@ -17,8 +17,8 @@ pub mod webhook;
 pub mod zones;
 
 pub use engine::{
-    Admitted, AgentHandle, CreatedTenant, Demo, Depths, Engine, EngineConfig, NewKey, RateInfo, TenantHandle,
-    TenantPatch, Usage,
+    Admitted, AgentHandle, CreatedTenant, Demo, Depths, Engine, EngineConfig, LocatedKey, NewKey, RateInfo,
+    TenantHandle, TenantPatch, Usage,
 };
 pub use error::EngineError;
 pub use messaging::{choose_phone, Detection, PhoneView, SendRequest};

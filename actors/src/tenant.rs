@@ -190,22 +190,33 @@ impl Handler<Admit> for TenantActor {
     type Result = MessageResult<Admit>;
 
     fn handle(&mut self, msg: Admit, _: &mut Self::Context) -> Self::Result {
+        MessageResult(self.admit(msg.key_id, &msg.hash))
+    }
+}
+
+impl TenantActor {
+    /// Auth → rate limit → monthly quota (DESIGN "check order"), charging the call.
+    pub(crate) fn admit(
+        &mut self,
+        key_id: Ulid,
+        hash: &str,
+    ) -> (Option<RateInfo>, Result<Admitted, EngineError>) {
         let now = self.clock.now();
         let tenant = &self.tenant;
-        let Some(key) = self.keys.get_mut(&msg.key_id) else {
-            return MessageResult((None, Err(EngineError::InvalidApiKey)));
+        let Some(key) = self.keys.get_mut(&key_id) else {
+            return (None, Err(EngineError::InvalidApiKey));
         };
-        if !credentials::hashes_match(&key.rec.hash, &msg.hash) {
-            return MessageResult((None, Err(EngineError::InvalidApiKey)));
+        if !credentials::hashes_match(&key.rec.hash, hash) {
+            return (None, Err(EngineError::InvalidApiKey));
         }
         if !key.rec.active {
-            return MessageResult((None, Err(EngineError::KeyInactive)));
+            return (None, Err(EngineError::KeyInactive));
         }
         if tenant.status == pigeon_storage::model::TenantStatus::Suspended {
-            return MessageResult((None, Err(EngineError::TenantSuspended)));
+            return (None, Err(EngineError::TenantSuspended));
         }
         if tenant.trial_expired(now) {
-            return MessageResult((None, Err(EngineError::TrialExpired)));
+            return (None, Err(EngineError::TrialExpired));
         }
         let environment = key.rec.environment;
         let rate = match &key.limiter {
@@ -224,7 +235,7 @@ impl Handler<Admit> for TenantActor {
                     let reset = wait + quota.replenish_interval() * (limit - 1);
                     let retry_after = ceil_secs(chrono::Duration::from_std(wait).unwrap_or_default());
                     let info = RateInfo { limit, remaining: 0, reset: reset.as_secs_f64().ceil() as u64 };
-                    return MessageResult((Some(info), Err(EngineError::RateLimited { retry_after })));
+                    return (Some(info), Err(EngineError::RateLimited { retry_after }));
                 }
             },
         };
@@ -232,10 +243,10 @@ impl Handler<Admit> for TenantActor {
         key.dirty = true;
         if environment == Environment::Live {
             if let Err(e) = self.count_call(now) {
-                return MessageResult((rate, Err(e)));
+                return (rate, Err(e));
             }
         }
-        MessageResult((rate, Ok(Admitted { tenant_id: self.tenant.id, key_id: msg.key_id, environment })))
+        (rate, Ok(Admitted { tenant_id: self.tenant.id, key_id, environment }))
     }
 }
 

@@ -1,7 +1,7 @@
 //! `/v1/messages` and `/v1/phones`: sending, reading and cancelling messages; the tenant's phones.
 
 use actix_web::http::StatusCode;
-use actix_web::{web, HttpResponse};
+use actix_web::{web, HttpMessage, HttpResponse};
 use chrono::{DateTime, Utc};
 use pigeon_actors::domain::PhoneNumber;
 use pigeon_actors::storage::model::{Channel, Direction, MessageRecord, MessageStatus};
@@ -11,7 +11,7 @@ use utoipa::ToSchema;
 
 use super::{page as list_page, reply, DataBody, ErrorBody, ListBody};
 use crate::error::ApiError;
-use crate::extract::{parse_id, Json, Page, Tenant};
+use crate::extract::{bearer, parse_id, Json, Page, Tenant};
 
 /// Most characters in a message body.
 pub const MAX_BODY_CHARS: usize = 10_000;
@@ -238,16 +238,26 @@ fn idempotency_key(req: &actix_web::HttpRequest) -> Result<Option<String>, ApiEr
         (status = 429, description = "RATE_LIMIT_EXCEEDED, QUOTA_EXCEEDED, NEW_CONTACT_LIMIT", body = ErrorBody),
         (status = 503, description = "NO_PHONE_AVAILABLE", body = ErrorBody)))]
 pub async fn send(
-    tenant: Tenant,
     engine: web::Data<Engine>,
     http: actix_web::HttpRequest,
     body: Result<Json<SendBody>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
-    let Json(body) = body?;
-    let key = idempotency_key(&http)?;
-    let test = tenant.environment == pigeon_actors::storage::model::Environment::Test;
-    let req = validate(&engine, tenant.id, body, test, key)?;
-    let m = tenant.handle.send(req).await?;
+    // Auth first; the body is validated here but answered only after admission (DESIGN "check
+    // order"), which runs with the send in one turn of the tenant's actor.
+    let key = engine.locate_key(&bearer(&http).ok_or(ApiError::InvalidApiKey)?)?;
+    let valid = body.and_then(|Json(body)| {
+        let idem = idempotency_key(&http)?;
+        validate(&engine, key.tenant_id, body, key.test, idem)
+    });
+    let (req, invalid) = match valid {
+        Ok(req) => (Some(req), None),
+        Err(e) => (None, Some(e)),
+    };
+    let (rate, sent) = engine.send_with_key(key, req).await;
+    if let Some(rate) = rate {
+        http.extensions_mut().insert(rate);
+    }
+    let Some(m) = sent? else { return Err(invalid.unwrap_or(ApiError::Internal)) };
     Ok(reply(
         StatusCode::ACCEPTED,
         Accepted {

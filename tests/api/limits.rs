@@ -96,3 +96,33 @@ async fn calls_refused_before_the_quota_are_not_counted() {
     // create_key + one list by the new key; the rate-limited call does not count.
     assert_eq!(v.data()["usage"]["api_calls_this_month"], 2);
 }
+
+/// Sends take admission and the send in one turn of the tenant's actor; the order the answers
+/// come in must stay auth → rate limit → quota → body.
+#[actix_web::test]
+async fn a_send_is_admitted_and_charged_before_its_body_is_judged() {
+    let app = spawn_app().await;
+    let t = app.create_tenant("growth").await;
+    app.sim_phone(&t.id, "+15550100001", 0).await;
+    app.patch_tenant(&t.id, json!({"monthly_call_limit": 4})).await.expect(200, None);
+    let r = app.create_key(&t.live, json!({"name": "k", "rate_limit": 3})).await.expect(201, None);
+    let key = r.data()["key"].as_str().unwrap().to_owned();
+
+    // A bad key with a bad body is a 401, not a 400.
+    app.send("svc_live_0123456789abcdef0123456789abcdef", json!({"to": "nope"}))
+        .await
+        .expect(401, Some("INVALID_API_KEY"));
+    // A bad body with a good key: 400, with the rate headers, and the call counts.
+    let r =
+        app.send(&key, json!({"to": "nope", "body": "x"})).await.expect(400, Some("INVALID_PHONE_NUMBER"));
+    assert_eq!(r.header("x-ratelimit-remaining"), Some("2"));
+    let r = app.send(&key, json!({"to": "+14155550123", "body": "hi"})).await.expect(202, None);
+    assert_eq!(r.header("x-ratelimit-remaining"), Some("1"));
+    app.send(&key, json!({"to": "+14155550123"})).await.expect(400, Some("VALIDATION_ERROR"));
+    // Out of rate: the body is not looked at.
+    app.send(&key, json!({"to": "nope"})).await.expect(429, Some("RATE_LIMIT_EXCEEDED"));
+    // create_key and the three admitted sends; the month (4) is now used up, also for a bad body.
+    app.send(&t.live, json!({"to": "nope"})).await.expect(429, Some("QUOTA_EXCEEDED"));
+    let v = app.get_tenant(&t.id).await.expect(200, None);
+    assert_eq!(v.data()["usage"]["api_calls_this_month"], 4);
+}
