@@ -50,6 +50,8 @@ pub async fn metrics(engine: web::Data<Engine>) -> HttpResponse {
     let c = engine.store().commit_stats();
     metrics::counter!("pigeon_store_flushes_total").absolute(c.flushes);
     metrics::counter!("pigeon_store_commits_total").absolute(c.commits);
+    metrics::counter!("pigeon_store_flush_microseconds_total").absolute(c.flush_micros);
+    metrics::counter!("pigeon_store_slow_flushes_total").absolute(c.slow_flushes);
     metrics::gauge!("pigeon_tenant_actors").set(engine.running_tenants() as f64);
     let d = engine.depths().await;
     metrics::gauge!("pigeon_messages_queued").set(d.queued as f64);

@@ -15,19 +15,32 @@ type Waiter = oneshot::Sender<Result<(), String>>;
 /// How long a flush waits for more writers once writers are seen arriving together.
 const LINGER: std::time::Duration = std::time::Duration::from_micros(300);
 
-/// How well writes are being batched.
+/// A flush longer than this counts as slow: it alone uses up the send path's latency budget
+/// (issue 6: accept p99 ≤ 5 ms), so slow flushes are what an operator reads a latency tail by.
+pub const SLOW_FLUSH: std::time::Duration = std::time::Duration::from_millis(5);
+
+/// A flush longer than this is logged: the disk stalled every writer for that long.
+const STALLED_FLUSH: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// How well writes are being batched, and how long the disk kept writers waiting.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct CommitStats {
     /// Flushes performed by the committer.
     pub flushes: u64,
     /// Commit requests served by those flushes.
     pub commits: u64,
+    /// Time spent in those flushes, microseconds.
+    pub flush_micros: u64,
+    /// Flushes that took longer than [`SLOW_FLUSH`].
+    pub slow_flushes: u64,
 }
 
 #[derive(Default)]
 struct Counters {
     flushes: AtomicU64,
     commits: AtomicU64,
+    flush_micros: AtomicU64,
+    slow_flushes: AtomicU64,
 }
 
 pub(crate) struct Committer {
@@ -53,9 +66,22 @@ impl Committer {
                 }
                 batch.extend(rx.try_iter());
                 last_batch = batch.len();
+                let started = std::time::Instant::now();
                 let res = db.flush().map(drop).map_err(|e| e.to_string());
+                let took = started.elapsed();
                 if let Err(e) = &res {
                     tracing::error!(error = %e, "group commit flush failed");
+                }
+                c.flush_micros.fetch_add(took.as_micros() as u64, Ordering::Relaxed);
+                if took > SLOW_FLUSH {
+                    c.slow_flushes.fetch_add(1, Ordering::Relaxed);
+                }
+                if took > STALLED_FLUSH {
+                    tracing::warn!(
+                        ms = took.as_millis() as u64,
+                        writers = batch.len(),
+                        "group commit flush stalled"
+                    );
                 }
                 c.flushes.fetch_add(1, Ordering::Relaxed);
                 c.commits.fetch_add(batch.len() as u64, Ordering::Relaxed);
@@ -93,6 +119,8 @@ impl Committer {
         CommitStats {
             flushes: self.counters.flushes.load(Ordering::Relaxed),
             commits: self.counters.commits.load(Ordering::Relaxed),
+            flush_micros: self.counters.flush_micros.load(Ordering::Relaxed),
+            slow_flushes: self.counters.slow_flushes.load(Ordering::Relaxed),
         }
     }
 }

@@ -1052,5 +1052,8 @@ mod tests {
         assert_eq!(st.commits, 64);
         // The first writer may get a flush of its own; the rest queue behind it and share.
         assert!(st.flushes <= 8, "64 concurrent commits took {} flushes", st.flushes);
+        // Each flush writes and syncs: it takes time, and the slow ones are a subset.
+        assert!(st.flush_micros > 0, "flush time was not counted");
+        assert!(st.slow_flushes <= st.flushes);
     }
 }
