@@ -99,8 +99,6 @@ impl Default for EngineConfig {
 pub struct LocatedKey {
     /// The tenant the key belongs to.
     pub tenant_id: Ulid,
-    /// A test key (by its prefix; admission goes by the key's record).
-    pub test: bool,
     key_id: Ulid,
     hash: String,
 }
@@ -588,9 +586,8 @@ impl Engine {
             Ok(k) => k,
             Err(e) => return (None, Err(e)),
         };
-        let addr = match self.addr(key.tenant_id) {
+        let addr = match self.located_owner(&key) {
             Ok(a) => a,
-            Err(EngineError::NotFound(_)) => return (None, Err(EngineError::InvalidApiKey)),
             Err(e) => return (None, Err(e)),
         };
         match addr.send(tenant::Admit { key_id: key.key_id, hash: key.hash }).await {
@@ -607,7 +604,15 @@ impl Engine {
         }
         let hash = credentials::hash(key);
         let (tenant_id, key_id) = self.inner.store.key_by_hash(&hash)?.ok_or(EngineError::InvalidApiKey)?;
-        Ok(LocatedKey { tenant_id, test: key.starts_with("svc_test_"), key_id, hash })
+        Ok(LocatedKey { tenant_id, key_id, hash })
+    }
+
+    /// The actor of a located key's tenant; a tenant gone since the lookup makes the key invalid.
+    fn located_owner(&self, key: &LocatedKey) -> Result<Addr<TenantActor>, EngineError> {
+        match self.addr(key.tenant_id) {
+            Err(EngineError::NotFound(_)) => Err(EngineError::InvalidApiKey),
+            found => found,
+        }
     }
 
     /// `POST /v1/messages` in one turn of the tenant's actor: admission (as
@@ -618,9 +623,8 @@ impl Engine {
         key: LocatedKey,
         req: Option<SendRequest>,
     ) -> (Option<RateInfo>, Result<Option<MessageRecord>, EngineError>) {
-        let addr = match self.addr(key.tenant_id) {
+        let addr = match self.located_owner(&key) {
             Ok(a) => a,
-            Err(EngineError::NotFound(_)) => return (None, Err(EngineError::InvalidApiKey)),
             Err(e) => return (None, Err(e)),
         };
         match addr.send(msg::AdmitSend { key_id: key.key_id, hash: key.hash, req }).await {

@@ -221,7 +221,7 @@ impl Handler<AdmitSend> for TenantActor {
         let (Ok(a), Some(mut req)) = (&admitted, msg.req) else {
             return Box::pin(std::future::ready((rate, admitted.map(|_| None))));
         };
-        // The key's record decides, not the prefix the edge validated with.
+        // Live or test is the key's, known only once it is admitted.
         req.test = a.environment == Environment::Test;
         let sent = self.send(req, ctx);
         Box::pin(async move { (rate, sent.await.map(Some)) })

@@ -170,11 +170,11 @@ impl From<MessageRecord> for MessageView {
 
 /// Checks a send body (`VALIDATION_ERROR` first, then `INVALID_PHONE_NUMBER`), then renders the
 /// template if there is one (`INVALID_TEMPLATE`, `MISSING_TEMPLATE_VAR`).
+/// `test` is left false: admission sets it from the key's record.
 fn validate(
     engine: &Engine,
     tenant: ulid::Ulid,
     b: SendBody,
-    test: bool,
     idempotency_key: Option<String>,
 ) -> Result<SendRequest, ApiError> {
     match (&b.body, &b.template) {
@@ -215,7 +215,7 @@ fn validate(
         }
         (None, None) => return Err(ApiError::Validation("body: required (or a template)".into())),
     };
-    Ok(SendRequest { to, channel, body, test, idempotency_key, template, send_at, campaign_id: None })
+    Ok(SendRequest { to, channel, body, test: false, idempotency_key, template, send_at, campaign_id: None })
 }
 
 /// The `Idempotency-Key` header: 1–255 visible ASCII characters.
@@ -247,7 +247,7 @@ pub async fn send(
     let key = engine.locate_key(&bearer(&http).ok_or(ApiError::InvalidApiKey)?)?;
     let valid = body.and_then(|Json(body)| {
         let idem = idempotency_key(&http)?;
-        validate(&engine, key.tenant_id, body, key.test, idem)
+        validate(&engine, key.tenant_id, body, idem)
     });
     let (req, invalid) = match valid {
         Ok(req) => (Some(req), None),
