@@ -38,7 +38,7 @@ async fn run(store: &Store, writers: u64, total: u64, shared: bool) -> Duration 
             let store = store.clone();
             tokio::spawn(async move {
                 for _ in 0..per {
-                    store.put_tenant(&record()).unwrap();
+                    store.tenants().put(&record()).unwrap();
                     if shared {
                         store.commit().await.unwrap();
                     } else {

@@ -3,7 +3,7 @@
 
 use actix_web::http::{header, StatusCode};
 use actix_web::{HttpResponse, ResponseError};
-use pigeon_actors::EngineError;
+use pigeon_actors::{EngineError, Missing};
 use serde::Serialize;
 
 /// An answer that is not a success.
@@ -252,9 +252,9 @@ impl From<EngineError> for ApiError {
             )),
             EngineError::DuplicateTemplate(name) => ApiError::DuplicateTemplate(name),
             EngineError::DuplicateContact(id) => ApiError::DuplicateContact { contact_id: id.to_string() },
-            EngineError::NotFound("contact") => ApiError::ContactNotFound,
-            EngineError::NotFound("campaign") => ApiError::CampaignNotFound,
-            EngineError::NotFound(what) => ApiError::NotFound(format!("No such {what}.")),
+            EngineError::NotFound(Missing::Contact) => ApiError::ContactNotFound,
+            EngineError::NotFound(Missing::Campaign) => ApiError::CampaignNotFound,
+            EngineError::NotFound(what) => ApiError::NotFound(format!("No such {}.", what.noun())),
             EngineError::Unavailable => ApiError::NotReady,
             EngineError::Store(e) => {
                 tracing::error!(error = %e, "store failure");

@@ -66,14 +66,58 @@ pub enum EngineError {
     #[error("idempotency key reused with a different body")]
     IdempotencyKeyReused,
     /// No such record in this tenant.
-    #[error("{0} not found")]
-    NotFound(&'static str),
+    #[error("{} not found", .0.noun())]
+    NotFound(Missing),
     /// The store failed.
     #[error(transparent)]
     Store(#[from] StoreError),
     /// An actor is gone (shutting down).
     #[error("engine unavailable")]
     Unavailable,
+}
+
+/// What was not found: the HTTP edge answers some kinds with a code of their own
+/// (`CONTACT_NOT_FOUND`, `CAMPAIGN_NOT_FOUND`), the rest with `NOT_FOUND`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Missing {
+    /// A tenant.
+    Tenant,
+    /// An API key.
+    ApiKey,
+    /// A message.
+    Message,
+    /// A phone.
+    Phone,
+    /// A webhook endpoint.
+    Webhook,
+    /// A webhook delivery.
+    Delivery,
+    /// A template.
+    Template,
+    /// A contact.
+    Contact,
+    /// A campaign.
+    Campaign,
+    /// A detection question an agent answers.
+    DetectionJob,
+}
+
+impl Missing {
+    /// The thing's name in an error text ("No such {noun}.").
+    pub fn noun(self) -> &'static str {
+        match self {
+            Missing::Tenant => "tenant",
+            Missing::ApiKey => "API key",
+            Missing::Message => "message",
+            Missing::Phone => "phone",
+            Missing::Webhook => "webhook",
+            Missing::Delivery => "delivery",
+            Missing::Template => "template",
+            Missing::Contact => "contact",
+            Missing::Campaign => "campaign",
+            Missing::DetectionJob => "detection job",
+        }
+    }
 }
 
 impl From<actix::MailboxError> for EngineError {

@@ -1,83 +1,45 @@
 //! The scheduler: holds messages until their release time (quiet hours, `send_at`) and hands each
-//! back to its tenant actor then. It keeps only a timeline; the message stays the tenant actor's
-//! until released, so a cancel and a release can never race. Time is the injectable clock, and the
-//! timeline is rebuilt from the store at start, so overdue messages go out at once after a restart.
+//! back to its tenant actor then, through the `release` function the engine gives it. It keeps
+//! only a timeline; the message stays the tenant actor's until released, so a cancel and a release
+//! can never race. Time is the injectable clock, and the timeline is rebuilt from the store at
+//! start, so overdue messages go out at once after a restart.
 
 use std::collections::BTreeSet;
 use std::time::Duration;
 
 use actix::prelude::*;
-use chrono::{DateTime, NaiveTime, TimeZone, Utc};
-use chrono_tz::Tz;
-use pigeon_storage::model::QuietHours;
+use chrono::{DateTime, Utc};
+use pigeon_storage::{HeldMessage, Store};
 use ulid::Ulid;
 
-use crate::engine::Engine;
+use crate::clock::SharedClock;
 
 const TICK: Duration = Duration::from_millis(50);
 
-/// When quiet hours end for a recipient in `zone`, if `at` falls inside them; `None` otherwise.
-/// The window runs from `start` (inclusive) to `end` (exclusive), across midnight when
-/// `start > end`; the release is the next `end` in local time.
-pub fn quiet_until(at: DateTime<Utc>, zone: Tz, q: &QuietHours) -> Option<DateTime<Utc>> {
-    if !q.enabled {
-        return None;
-    }
-    let start = NaiveTime::parse_from_str(&q.start, "%H:%M").ok()?;
-    let end = NaiveTime::parse_from_str(&q.end, "%H:%M").ok()?;
-    let local = at.with_timezone(&zone);
-    let t = local.time();
-    let quiet = if start < end { t >= start && t < end } else { t >= start || t < end };
-    if !quiet {
-        return None;
-    }
-    let mut day = local.date_naive();
-    if t >= end {
-        day = day.succ_opt()?;
-    }
-    // A DST gap at `end` (rare): the first valid minute after it.
-    (0..=120).find_map(|m| {
-        let naive = day.and_time(end) + chrono::Duration::minutes(m);
-        zone.from_local_datetime(&naive).earliest().map(|d| d.with_timezone(&Utc))
-    })
-}
-
-/// Where a send goes: `(release time, notice)`. `None` release: at once. Quiet hours apply to the
-/// time it would go out (now, or `send_at`), and push it to their end with `QUIET_HOURS`.
-pub fn plan_release(
-    now: DateTime<Utc>,
-    send_at: Option<DateTime<Utc>>,
-    zone: Tz,
-    q: &QuietHours,
-) -> (Option<DateTime<Utc>>, Option<&'static str>) {
-    match (send_at, quiet_until(send_at.unwrap_or(now), zone, q)) {
-        (_, Some(end)) => (Some(end), Some("QUIET_HOURS")),
-        (Some(at), None) => (Some(at), None),
-        (None, None) => (None, None),
-    }
-}
+/// Hands a due message (tenant, message) back to its tenant actor.
+pub(crate) type Release = Box<dyn Fn(Ulid, Ulid) + Send>;
 
 pub(crate) struct Scheduler {
-    engine: Engine,
-    timeline: BTreeSet<(DateTime<Utc>, Ulid, Ulid)>,
+    store: Store,
+    clock: SharedClock,
+    release: Release,
+    timeline: BTreeSet<HeldMessage>,
 }
 
 impl Scheduler {
-    pub(crate) fn new(engine: Engine) -> Self {
-        Self { engine, timeline: BTreeSet::new() }
+    pub(crate) fn new(store: Store, clock: SharedClock, release: Release) -> Self {
+        Self { store, clock, release, timeline: BTreeSet::new() }
     }
 
     fn tick(&mut self) {
-        let now = self.engine.clock().now();
-        while let Some(&(at, tenant, id)) = self.timeline.first() {
-            if at > now {
+        let now = self.clock.now();
+        while let Some(h) = self.timeline.first() {
+            if h.at > now {
                 break;
             }
+            let h = *h;
             self.timeline.pop_first();
-            match self.engine.tenant(tenant) {
-                Ok(h) => h.release(id),
-                Err(e) => tracing::error!(error = %e, message_id = %id, "cannot release a held message"),
-            }
+            (self.release)(h.tenant_id, h.message_id);
         }
     }
 }
@@ -86,7 +48,7 @@ impl Actor for Scheduler {
     type Context = Context<Self>;
 
     fn started(&mut self, ctx: &mut Self::Context) {
-        match self.engine.store().scheduled() {
+        match self.store.messages().scheduled() {
             Ok(held) => {
                 if !held.is_empty() {
                     tracing::info!(messages = held.len(), "resumed held messages");
@@ -111,7 +73,7 @@ pub(crate) struct Hold {
 impl Handler<Hold> for Scheduler {
     type Result = ();
     fn handle(&mut self, m: Hold, _: &mut Self::Context) {
-        self.timeline.insert((m.at, m.tenant, m.id));
+        self.timeline.insert(HeldMessage { at: m.at, tenant_id: m.tenant, message_id: m.id });
     }
 }
 
@@ -124,51 +86,5 @@ impl Handler<Depth> for Scheduler {
     type Result = usize;
     fn handle(&mut self, _: Depth, _: &mut Self::Context) -> usize {
         self.timeline.len()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn utc(s: &str) -> DateTime<Utc> {
-        s.parse().unwrap()
-    }
-
-    #[test]
-    fn the_default_window_holds_until_8_local() {
-        let q = QuietHours::default();
-        let la: Tz = "America/Los_Angeles".parse().unwrap();
-        // 23:00 in Los Angeles (PST, UTC-8) → 08:00 next morning local.
-        assert_eq!(quiet_until(utc("2026-11-23T07:00:00Z"), la, &q), Some(utc("2026-11-23T16:00:00Z")));
-        // 03:00 local → 08:00 the same day.
-        assert_eq!(quiet_until(utc("2026-11-23T11:00:00Z"), la, &q), Some(utc("2026-11-23T16:00:00Z")));
-        // 20:59 and 08:00 are not quiet; 21:00 is.
-        assert_eq!(quiet_until(utc("2026-11-23T04:59:00Z"), la, &q), None);
-        assert_eq!(quiet_until(utc("2026-11-23T16:00:00Z"), la, &q), None);
-        assert!(quiet_until(utc("2026-11-23T05:00:00Z"), la, &q).is_some());
-    }
-
-    #[test]
-    fn windows_that_do_not_cross_midnight_and_disabled_ones() {
-        let q = QuietHours { enabled: true, start: "12:00".into(), end: "14:00".into(), timezone: None };
-        assert_eq!(quiet_until(utc("2026-11-23T13:00:00Z"), Tz::UTC, &q), Some(utc("2026-11-23T14:00:00Z")));
-        assert_eq!(quiet_until(utc("2026-11-23T15:00:00Z"), Tz::UTC, &q), None);
-        let off = QuietHours { enabled: false, ..QuietHours::default() };
-        assert_eq!(quiet_until(utc("2026-11-23T23:00:00Z"), Tz::UTC, &off), None);
-    }
-
-    #[test]
-    fn scheduled_sends_are_pushed_out_of_quiet_hours() {
-        let q = QuietHours::default();
-        let now = utc("2026-11-23T12:00:00Z");
-        assert_eq!(plan_release(now, None, Tz::UTC, &q), (None, None));
-        let at = utc("2026-11-23T15:00:00Z");
-        assert_eq!(plan_release(now, Some(at), Tz::UTC, &q), (Some(at), None));
-        let late = utc("2026-11-23T22:00:00Z");
-        assert_eq!(
-            plan_release(now, Some(late), Tz::UTC, &q),
-            (Some(utc("2026-11-24T08:00:00Z")), Some("QUIET_HOURS"))
-        );
     }
 }

@@ -5,11 +5,10 @@ use std::collections::BTreeMap;
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use chrono::{DateTime, Utc};
-use pigeon_actors::campaign::NewCampaign;
 use pigeon_actors::domain::PhoneNumber;
 use pigeon_actors::storage::model::{Audience, CampaignRecord, CampaignStatus, Channel, MessageStatus};
-use pigeon_actors::storage::Store;
-use pigeon_actors::{Engine, EngineError};
+use pigeon_actors::NewCampaign;
+use pigeon_actors::{Engine, TenantReads};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -110,9 +109,9 @@ pub struct CampaignView {
     pub finished_at: Option<DateTime<Utc>>,
 }
 
-fn view(store: &Store, c: CampaignRecord) -> Result<CampaignView, ApiError> {
+fn view(reads: &TenantReads, c: CampaignRecord) -> Result<CampaignView, ApiError> {
     let mut counts = Counts::default();
-    for m in store.campaign_messages(c.tenant_id, c.id).map_err(EngineError::from)? {
+    for m in reads.campaign_messages(c.id)? {
         match m.status {
             MessageStatus::Queued => counts.queued += 1,
             MessageStatus::Sending => counts.sending += 1,
@@ -205,7 +204,7 @@ pub async fn create(
         test,
     };
     let c = tenant.handle.create_campaign(new).await?;
-    Ok(reply(StatusCode::CREATED, view(engine.store(), c)?))
+    Ok(reply(StatusCode::CREATED, view(&engine.reads(tenant.id), c)?))
 }
 
 /// The account's campaigns, oldest first.
@@ -219,9 +218,9 @@ pub async fn list(
     page: Result<Page, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let page = page?;
-    let store = engine.store();
-    let items = store.campaigns(tenant.id, page.after, page.limit + 1).map_err(EngineError::from)?;
-    let items = items.into_iter().map(|c| view(store, c)).collect::<Result<Vec<_>, _>>()?;
+    let reads = engine.reads(tenant.id);
+    let items = reads.campaigns(page.after, page.limit + 1)?;
+    let items = items.into_iter().map(|c| view(&reads, c)).collect::<Result<Vec<_>, _>>()?;
     Ok(list_page(items, page.limit, |c| c.id.parse().unwrap_or_default()))
 }
 
@@ -234,12 +233,9 @@ pub async fn get(
     engine: web::Data<Engine>,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let c = engine
-        .store()
-        .campaign(tenant.id, campaign_id(&id)?)
-        .map_err(EngineError::from)?
-        .ok_or(ApiError::CampaignNotFound)?;
-    Ok(reply(StatusCode::OK, view(engine.store(), c)?))
+    let reads = engine.reads(tenant.id);
+    let c = reads.campaign(campaign_id(&id)?)?;
+    Ok(reply(StatusCode::OK, view(&reads, c)?))
 }
 
 /// Launches a draft: 202, recipients are sent in the background.
@@ -253,7 +249,7 @@ pub async fn launch(
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let c = tenant.handle.launch_campaign(campaign_id(&id)?).await?;
-    Ok(reply(StatusCode::ACCEPTED, view(engine.store(), c)?))
+    Ok(reply(StatusCode::ACCEPTED, view(&engine.reads(tenant.id), c)?))
 }
 
 /// Cancels a draft or running campaign: no further recipients are sent.
@@ -267,5 +263,5 @@ pub async fn cancel(
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let c = tenant.handle.cancel_campaign(campaign_id(&id)?).await?;
-    Ok(reply(StatusCode::OK, view(engine.store(), c)?))
+    Ok(reply(StatusCode::OK, view(&engine.reads(tenant.id), c)?))
 }

@@ -6,10 +6,9 @@ use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use chrono::{DateTime, Utc};
 use pigeon_actors::domain::PhoneNumber;
-use pigeon_actors::records::ContactChanges;
 use pigeon_actors::storage::model::ContactRecord;
-use pigeon_actors::storage::Store;
-use pigeon_actors::{Engine, EngineError};
+use pigeon_actors::ContactChanges;
+use pigeon_actors::{Engine, TenantReads};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -77,8 +76,8 @@ pub struct ContactView {
     pub updated_at: DateTime<Utc>,
 }
 
-fn view(store: &Store, c: ContactRecord) -> Result<ContactView, ApiError> {
-    let opted_out = store.is_opted_out(c.tenant_id, &c.phone).map_err(EngineError::from)?;
+fn view(reads: &TenantReads, c: ContactRecord) -> Result<ContactView, ApiError> {
+    let opted_out = reads.is_opted_out(&c.phone)?;
     Ok(ContactView {
         id: c.id.to_string(),
         phone: c.phone,
@@ -120,7 +119,7 @@ pub async fn create(
         attributes: b.attributes,
     };
     let c = tenant.handle.put_contact(None, changes).await?;
-    Ok(reply(StatusCode::CREATED, view(engine.store(), c)?))
+    Ok(reply(StatusCode::CREATED, view(&engine.reads(tenant.id), c)?))
 }
 
 /// Query of the contact list.
@@ -142,18 +141,12 @@ pub async fn list(
     q: web::Query<ContactQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let page = page?;
-    let store = engine.store();
+    let reads = engine.reads(tenant.id);
     let found = match &q.phone {
-        Some(p) => {
-            store.contact_by_phone(tenant.id, phone("phone", p)?.as_str()).map(|c| c.into_iter().collect())
-        }
-        None => store.contacts(tenant.id, page.after, page.limit + 1),
+        Some(p) => reads.contact_by_phone(&phone("phone", p)?)?.into_iter().collect(),
+        None => reads.contacts(page.after, page.limit + 1)?,
     };
-    let items = found
-        .map_err(EngineError::from)?
-        .into_iter()
-        .map(|c| view(store, c))
-        .collect::<Result<Vec<_>, _>>()?;
+    let items = found.into_iter().map(|c| view(&reads, c)).collect::<Result<Vec<_>, _>>()?;
     Ok(list_page(items, page.limit, |c| c.id.parse().unwrap_or_default()))
 }
 
@@ -166,12 +159,9 @@ pub async fn get(
     engine: web::Data<Engine>,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let c = engine
-        .store()
-        .contact(tenant.id, contact_id(&id)?)
-        .map_err(EngineError::from)?
-        .ok_or(ApiError::ContactNotFound)?;
-    Ok(reply(StatusCode::OK, view(engine.store(), c)?))
+    let reads = engine.reads(tenant.id);
+    let c = reads.contact(contact_id(&id)?)?;
+    Ok(reply(StatusCode::OK, view(&reads, c)?))
 }
 
 /// Changes a contact's phone, name, zone or attributes.
@@ -194,7 +184,7 @@ pub async fn patch(
         attributes: b.attributes,
     };
     let c = tenant.handle.put_contact(Some(id), changes).await?;
-    Ok(reply(StatusCode::OK, view(engine.store(), c)?))
+    Ok(reply(StatusCode::OK, view(&engine.reads(tenant.id), c)?))
 }
 
 /// Deletes a contact (its messages and opt-out stay).

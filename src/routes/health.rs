@@ -27,7 +27,7 @@ pub async fn healthz() -> HttpResponse {
 #[utoipa::path(get, path = "/readyz", tag = "operations",
     responses((status = 200, body = DataBody<Status>), (status = 503, body = ErrorBody)))]
 pub async fn readyz(engine: web::Data<Engine>) -> Result<HttpResponse, ApiError> {
-    if engine.store().is_healthy() {
+    if engine.is_healthy() {
         Ok(reply(StatusCode::OK, Status { status: "ready" }))
     } else {
         Err(ApiError::NotReady)
@@ -47,7 +47,7 @@ pub async fn openapi() -> HttpResponse {
     responses((status = 200, description = "Prometheus text exposition format", content_type = "text/plain")))]
 pub async fn metrics(engine: web::Data<Engine>) -> HttpResponse {
     let handle = crate::telemetry::metrics();
-    let c = engine.store().commit_stats();
+    let c = engine.commit_stats();
     metrics::counter!("pigeon_store_flushes_total").absolute(c.flushes);
     metrics::counter!("pigeon_store_commits_total").absolute(c.commits);
     metrics::counter!("pigeon_store_flush_microseconds_total").absolute(c.flush_micros);

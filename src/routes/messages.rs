@@ -210,7 +210,7 @@ fn validate(
         (Some(body), _) => (body, None),
         (None, Some(t)) => {
             let data = b.data.unwrap_or_default();
-            let (text, name) = pigeon_actors::records::render(engine.store(), tenant, &t, &data, &to)?;
+            let (text, name) = engine.reads(tenant).render(&t, &data, &to)?;
             (text, Some(name))
         }
         (None, None) => return Err(ApiError::Validation("body: required (or a template)".into())),
@@ -281,7 +281,7 @@ pub async fn get(
     engine: web::Data<Engine>,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let m = engine.message(tenant.id, parse_id(&id, "message")?)?;
+    let m = engine.reads(tenant.id).message(parse_id(&id, "message")?)?;
     Ok(reply(StatusCode::OK, MessageView::from(m)))
 }
 
@@ -320,13 +320,12 @@ pub async fn list(
         .transpose()
         .map_err(|_| ApiError::Validation("direction: must be outbound or inbound".into()))?;
     let to = f.to;
-    let items = engine.store().messages(tenant.id, page.after, page.limit + 1, |m| {
+    let items = engine.reads(tenant.id).messages(page.after, page.limit + 1, |m| {
         status.is_none_or(|s| m.status == s)
             && direction.is_none_or(|d| m.direction == d)
             && to.as_deref().is_none_or(|t| m.to == t)
     });
-    let items: Vec<MessageView> =
-        items.map_err(pigeon_actors::EngineError::from)?.into_iter().map(MessageView::from).collect();
+    let items: Vec<MessageView> = items?.into_iter().map(MessageView::from).collect();
     Ok(list_page(items, page.limit, |m| m.message_id.parse().unwrap_or_default()))
 }
 

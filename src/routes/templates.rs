@@ -91,10 +91,7 @@ pub async fn list(
     page: Result<Page, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let page = page?;
-    let items = engine
-        .store()
-        .templates(tenant.id, page.after, page.limit + 1)
-        .map_err(pigeon_actors::EngineError::from)?;
+    let items = engine.reads(tenant.id).templates(page.after, page.limit + 1)?;
     let items: Vec<TemplateView> = items.into_iter().map(TemplateView::from).collect();
     Ok(list_page(items, page.limit, |t| t.id.parse().unwrap_or_default()))
 }
@@ -109,11 +106,7 @@ pub async fn get(
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let id = parse_id(&id, "template")?;
-    let t = engine
-        .store()
-        .template(tenant.id, id)
-        .map_err(pigeon_actors::EngineError::from)?
-        .ok_or_else(|| ApiError::NotFound("No such template.".into()))?;
+    let t = engine.reads(tenant.id).template(id)?;
     Ok(reply(StatusCode::OK, TemplateView::from(t)))
 }
 

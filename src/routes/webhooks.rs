@@ -241,10 +241,7 @@ pub async fn deliveries(
 ) -> Result<HttpResponse, ApiError> {
     let page = page?;
     let webhook = own_webhook(&tenant, &id).await?;
-    let items = engine
-        .store()
-        .deliveries(tenant.id, webhook, page.after, page.limit + 1)
-        .map_err(pigeon_actors::EngineError::from)?;
+    let items = engine.reads(tenant.id).deliveries(webhook, page.after, page.limit + 1)?;
     let items: Vec<DeliveryView> = items.into_iter().map(DeliveryView::from).collect();
     Ok(list_page(items, page.limit, |d| d.id.parse().unwrap_or_default()))
 }

@@ -18,4 +18,7 @@ pub mod ts;
 
 pub use commit::CommitStats;
 pub use error::StoreError;
-pub use store::{PendingWork, Store, DEFAULT_CACHE_MB};
+pub use store::{
+    Campaigns, Contacts, DueDelivery, HeldMessage, Indexed, KeyLocation, Keys, Messages, Meta, Numbers,
+    PendingWork, PhoneLocation, Phones, Store, Templates, Tenants, Unique, Webhooks, DEFAULT_CACHE_MB,
+};

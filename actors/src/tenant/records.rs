@@ -9,8 +9,10 @@ use pigeon_storage::Store;
 use serde_json::Value;
 use ulid::Ulid;
 
+use super::TenantActor;
 use crate::domain::{PhoneNumber, TemplateBody};
-use crate::tenant::TenantActor;
+use crate::durable::after_commit;
+use crate::error::Missing;
 use crate::EngineError;
 
 /// Most characters in a template name and body.
@@ -53,21 +55,6 @@ fn check_contact(timezone: Option<&str>, attributes: &BTreeMap<String, String>) 
     Ok(())
 }
 
-/// Answers once the write is on disk.
-fn durable<T: Send + 'static>(
-    store: &Store,
-    res: Result<T, EngineError>,
-) -> ResponseFuture<Result<T, EngineError>> {
-    let commit = res.is_ok().then(|| store.commit());
-    Box::pin(async move {
-        let v = res?;
-        if let Some(c) = commit {
-            c.await?;
-        }
-        Ok(v)
-    })
-}
-
 /// Create or change a template.
 #[derive(Message)]
 #[rtype(result = "Result<TemplateRecord, EngineError>")]
@@ -86,13 +73,18 @@ impl Handler<PutTemplate> for TenantActor {
             let now = self.clock.now();
             let tenant = self.tenant.id;
             let old = match msg.id {
-                Some(id) => Some(self.store.template(tenant, id)?.ok_or(EngineError::NotFound("template"))?),
+                Some(id) => Some(
+                    self.store
+                        .templates()
+                        .get(tenant, id)?
+                        .ok_or(EngineError::NotFound(Missing::Template))?,
+                ),
                 None => None,
             };
             let name = msg.name.or_else(|| old.as_ref().map(|t| t.name.clone())).unwrap_or_default();
             let body = msg.body.or_else(|| old.as_ref().map(|t| t.body.clone())).unwrap_or_default();
             let variables = check_template(&name, &body)?;
-            if let Some(other) = self.store.template_by_name(tenant, &name)? {
+            if let Some(other) = self.store.templates().find(tenant, &name)? {
                 if Some(other.id) != msg.id {
                     return Err(EngineError::DuplicateTemplate(name));
                 }
@@ -106,10 +98,10 @@ impl Handler<PutTemplate> for TenantActor {
                 created_at: old.as_ref().map_or(now, |o| o.created_at),
                 updated_at: now,
             };
-            self.store.put_template(&t, old.as_ref().map(|o| o.name.as_str()).filter(|n| *n != t.name))?;
+            self.store.templates().put(&t, old.as_ref().map(|o| o.name.as_str()).filter(|n| *n != t.name))?;
             Ok(t)
         })();
-        durable(&self.store, res)
+        after_commit(&self.store, res)
     }
 }
 
@@ -123,10 +115,14 @@ impl Handler<DeleteTemplate> for TenantActor {
 
     fn handle(&mut self, msg: DeleteTemplate, _: &mut Self::Context) -> Self::Result {
         let res = (|| {
-            let t = self.store.template(self.tenant.id, msg.0)?.ok_or(EngineError::NotFound("template"))?;
-            Ok(self.store.delete_template(&t)?)
+            let t = self
+                .store
+                .templates()
+                .get(self.tenant.id, msg.0)?
+                .ok_or(EngineError::NotFound(Missing::Template))?;
+            Ok(self.store.templates().delete(&t)?)
         })();
-        durable(&self.store, res)
+        after_commit(&self.store, res)
     }
 }
 
@@ -160,7 +156,9 @@ impl Handler<PutContact> for TenantActor {
             let tenant = self.tenant.id;
             let ch = msg.changes;
             let old = match msg.id {
-                Some(id) => Some(self.store.contact(tenant, id)?.ok_or(EngineError::NotFound("contact"))?),
+                Some(id) => Some(
+                    self.store.contacts().get(tenant, id)?.ok_or(EngineError::NotFound(Missing::Contact))?,
+                ),
                 None => None,
             };
             let phone = match (&ch.phone, &old) {
@@ -177,7 +175,7 @@ impl Handler<PutContact> for TenantActor {
                 .attributes
                 .unwrap_or_else(|| old.as_ref().map(|o| o.attributes.clone()).unwrap_or_default());
             check_contact(timezone.as_deref(), &attributes)?;
-            if let Some(other) = self.store.contact_by_phone(tenant, &phone)? {
+            if let Some(other) = self.store.contacts().find(tenant, &phone)? {
                 if Some(other.id) != msg.id {
                     return Err(EngineError::DuplicateContact(other.id));
                 }
@@ -192,10 +190,12 @@ impl Handler<PutContact> for TenantActor {
                 created_at: old.as_ref().map_or(now, |o| o.created_at),
                 updated_at: now,
             };
-            self.store.put_contact(&c, old.as_ref().map(|o| o.phone.as_str()).filter(|p| *p != c.phone))?;
+            self.store
+                .contacts()
+                .put(&c, old.as_ref().map(|o| o.phone.as_str()).filter(|p| *p != c.phone))?;
             Ok(c)
         })();
-        durable(&self.store, res)
+        after_commit(&self.store, res)
     }
 }
 
@@ -209,10 +209,14 @@ impl Handler<DeleteContact> for TenantActor {
 
     fn handle(&mut self, msg: DeleteContact, _: &mut Self::Context) -> Self::Result {
         let res = (|| {
-            let c = self.store.contact(self.tenant.id, msg.0)?.ok_or(EngineError::NotFound("contact"))?;
-            Ok(self.store.delete_contact(&c)?)
+            let c = self
+                .store
+                .contacts()
+                .get(self.tenant.id, msg.0)?
+                .ok_or(EngineError::NotFound(Missing::Contact))?;
+            Ok(self.store.contacts().delete(&c)?)
         })();
-        durable(&self.store, res)
+        after_commit(&self.store, res)
     }
 }
 
@@ -225,11 +229,13 @@ pub fn render(
     data: &serde_json::Map<String, Value>,
     to: &PhoneNumber,
 ) -> Result<(String, String), EngineError> {
-    let by_id = Ulid::from_string(template).ok().map(|id| store.template(tenant, id)).transpose()?.flatten();
+    let by_id =
+        Ulid::from_string(template).ok().map(|id| store.templates().get(tenant, id)).transpose()?.flatten();
     let t = match by_id {
         Some(t) => t,
         None => store
-            .template_by_name(tenant, template)?
+            .templates()
+            .find(tenant, template)?
             .ok_or_else(|| EngineError::InvalidTemplate(template.to_owned()))?,
     };
     let body = TemplateBody::parse(&t.body).map_err(|e| EngineError::Validation(format!("template: {e}")))?;
@@ -239,7 +245,7 @@ pub fn render(
         }
     }
     let contact = if body.variables().iter().any(|v| !data.contains_key(v)) {
-        store.contact_by_phone(tenant, to.as_str())?
+        store.contacts().find(tenant, to.as_str())?
     } else {
         None
     };

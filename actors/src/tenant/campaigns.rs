@@ -1,153 +1,19 @@
 //! Campaigns: one text or template to many recipients, each going through every rule of a single
-//! send. A runner actor per running campaign sends recipients in small concurrent chunks, each
-//! send its own message to the tenant actor, so a 100k-recipient launch never blocks the tenant's
-//! other traffic. Each recipient's send carries the idempotency key `campaign:{id}:{n}`, so a
-//! runner resuming after a restart re-sends nothing that was already accepted.
+//! send. Drafts, launch (the recipient list resolved and stored) and cancel run in the tenant
+//! actor; the sending itself in a [`CampaignRunner`] per running campaign.
 
 use std::collections::BTreeMap;
 
 use actix::prelude::*;
-use futures_util::future::join_all;
 use pigeon_storage::model::{Audience, CampaignRecord, CampaignStatus, Channel};
-use pigeon_storage::Store;
 use ulid::Ulid;
 
-use crate::clock::SharedClock;
-use crate::domain::PhoneNumber;
-use crate::engine::TenantHandle;
-use crate::messaging::SendRequest;
-use crate::tenant::TenantActor;
+use super::runner::{CampaignRunner, StopRunner};
+use super::TenantActor;
+use crate::durable::after_commit;
+use crate::error::Missing;
+use crate::failure::FailureCode;
 use crate::EngineError;
-
-/// Recipients sent at once by a runner.
-const CHUNK: usize = 32;
-
-/// The code a refused recipient is counted under.
-fn skip_code(e: &EngineError) -> &'static str {
-    match e {
-        EngineError::RecipientOptedOut => "RECIPIENT_OPTED_OUT",
-        EngineError::NewContactLimit { .. } => "NEW_CONTACT_LIMIT",
-        EngineError::NoPhoneAvailable => "NO_PHONE_AVAILABLE",
-        EngineError::InvalidTemplate(_) => "INVALID_TEMPLATE",
-        EngineError::MissingTemplateVar(_) => "MISSING_TEMPLATE_VAR",
-        EngineError::Validation(_) => "VALIDATION_ERROR",
-        _ => "INTERNAL_ERROR",
-    }
-}
-
-pub(crate) struct CampaignRunner {
-    store: Store,
-    clock: SharedClock,
-    tenant: TenantHandle,
-    c: CampaignRecord,
-    stopping: bool,
-}
-
-impl CampaignRunner {
-    pub(crate) fn new(store: Store, clock: SharedClock, tenant: TenantHandle, c: CampaignRecord) -> Self {
-        Self { store, clock, tenant, c, stopping: false }
-    }
-
-    fn save(&self) {
-        if let Err(e) = self.store.put_campaign(&self.c) {
-            tracing::error!(error = %e, campaign_id = %self.c.id, "cannot record campaign progress");
-        }
-    }
-
-    fn next_chunk(&mut self, ctx: &mut Context<Self>) {
-        if self.stopping || self.c.status != CampaignStatus::Running {
-            return;
-        }
-        let from = self.c.processed;
-        let phones = match self.store.campaign_recipients(self.c.tenant_id, self.c.id, from, CHUNK) {
-            Ok(p) => p,
-            Err(e) => {
-                tracing::error!(error = %e, "cannot read campaign recipients");
-                return;
-            }
-        };
-        if phones.is_empty() {
-            self.c.status = CampaignStatus::Completed;
-            self.c.finished_at = Some(self.clock.now());
-            self.save();
-            ctx.stop();
-            return;
-        }
-        let sends = phones.into_iter().enumerate().map(|(i, phone)| {
-            let n = from + i as u64;
-            let (store, tenant, c) = (self.store.clone(), self.tenant.clone(), self.c.clone());
-            async move { send_one(&store, &tenant, &c, n, &phone).await }
-        });
-        let fut = join_all(sends);
-        ctx.spawn(fut.into_actor(self).map(|outcomes, act, ctx| {
-            for o in &outcomes {
-                if let Err(code) = o {
-                    *act.c.skipped.entry((*code).to_owned()).or_default() += 1;
-                }
-            }
-            act.c.processed += outcomes.len() as u64;
-            act.save();
-            act.next_chunk(ctx);
-        }));
-    }
-}
-
-async fn send_one(
-    store: &Store,
-    tenant: &TenantHandle,
-    c: &CampaignRecord,
-    n: u64,
-    phone: &str,
-) -> Result<(), &'static str> {
-    let to = PhoneNumber::parse(phone).ok_or("INVALID_PHONE_NUMBER")?;
-    let (body, template) = match (&c.body, &c.template) {
-        (Some(b), _) => (b.clone(), None),
-        (None, Some(t)) => {
-            let (text, name) =
-                crate::records::render(store, c.tenant_id, t, &c.data, &to).map_err(|e| skip_code(&e))?;
-            (text, Some(name))
-        }
-        (None, None) => return Err("VALIDATION_ERROR"),
-    };
-    let req = SendRequest {
-        to,
-        channel: c.channel,
-        body,
-        test: c.test,
-        idempotency_key: Some(format!("campaign:{}:{n}", c.id)),
-        template,
-        send_at: None,
-        campaign_id: Some(c.id),
-    };
-    let m = tenant.send(req).await.map_err(|e| skip_code(&e))?;
-    store.link_campaign_message(c.tenant_id, c.id, m.id).map_err(|_| "INTERNAL_ERROR")
-}
-
-impl Actor for CampaignRunner {
-    type Context = Context<Self>;
-    fn started(&mut self, ctx: &mut Self::Context) {
-        self.next_chunk(ctx);
-    }
-}
-
-/// Stop sending: the campaign is cancelled.
-#[derive(Message)]
-#[rtype(result = "CampaignRecord")]
-pub(crate) struct StopRunner;
-
-impl Handler<StopRunner> for CampaignRunner {
-    type Result = MessageResult<StopRunner>;
-    fn handle(&mut self, _: StopRunner, ctx: &mut Self::Context) -> Self::Result {
-        self.stopping = true;
-        if self.c.status == CampaignStatus::Running {
-            self.c.status = CampaignStatus::Cancelled;
-            self.c.finished_at = Some(self.clock.now());
-            self.save();
-        }
-        ctx.stop();
-        MessageResult(self.c.clone())
-    }
-}
 
 /// What a new campaign is made of (validated at the edge).
 #[derive(Debug, Clone)]
@@ -180,16 +46,19 @@ impl Handler<CreateCampaign> for TenantActor {
         let res = (|| {
             if let Audience::ContactIds(ids) = &n.audience {
                 for id in ids {
-                    self.store.contact(self.tenant.id, *id)?.ok_or(EngineError::NotFound("contact"))?;
+                    self.store
+                        .contacts()
+                        .get(self.tenant.id, *id)?
+                        .ok_or(EngineError::NotFound(Missing::Contact))?;
                 }
             }
             if let Some(t) = &n.template {
                 let by_id = Ulid::from_string(t)
                     .ok()
-                    .map(|id| self.store.template(self.tenant.id, id))
+                    .map(|id| self.store.templates().get(self.tenant.id, id))
                     .transpose()?
                     .flatten();
-                if by_id.is_none() && self.store.template_by_name(self.tenant.id, t)?.is_none() {
+                if by_id.is_none() && self.store.templates().find(self.tenant.id, t)?.is_none() {
                     return Err(EngineError::InvalidTemplate(t.clone()));
                 }
             }
@@ -211,10 +80,10 @@ impl Handler<CreateCampaign> for TenantActor {
                 launched_at: None,
                 finished_at: None,
             };
-            self.store.put_campaign(&c)?;
-            Ok::<_, EngineError>((c, self.store.commit()))
+            self.store.campaigns().put(&c)?;
+            Ok::<_, EngineError>(c)
         })();
-        crate::tenant::after_commit(res)
+        after_commit(&self.store, res)
     }
 }
 
@@ -231,7 +100,11 @@ impl Handler<Launch> for TenantActor {
     fn handle(&mut self, msg: Launch, ctx: &mut Self::Context) -> Self::Result {
         let res = (|| {
             let tenant = self.tenant.id;
-            let mut c = self.store.campaign(tenant, msg.id)?.ok_or(EngineError::NotFound("campaign"))?;
+            let mut c = self
+                .store
+                .campaigns()
+                .get(tenant, msg.id)?
+                .ok_or(EngineError::NotFound(Missing::Campaign))?;
             if msg.resume {
                 if c.status != CampaignStatus::Running
                     || self.runners.get(&c.id).is_some_and(|r| r.connected())
@@ -250,7 +123,7 @@ impl Handler<Launch> for TenantActor {
                     Audience::Phones(p) => p.clone(),
                     Audience::ContactIds(ids) => ids
                         .iter()
-                        .filter_map(|id| match self.store.contact(tenant, *id) {
+                        .filter_map(|id| match self.store.contacts().get(tenant, *id) {
                             Ok(Some(ct)) => Some(ct.phone),
                             _ => {
                                 skipped_missing += 1;
@@ -262,7 +135,7 @@ impl Handler<Launch> for TenantActor {
                         let mut all = Vec::new();
                         let mut after = None;
                         loop {
-                            let page = self.store.contacts(tenant, after, 1000)?;
+                            let page = self.store.contacts().page(tenant, after, 1000)?;
                             let Some(last) = page.last() else { break };
                             after = Some(last.id);
                             all.extend(page.into_iter().map(|ct| ct.phone));
@@ -270,28 +143,27 @@ impl Handler<Launch> for TenantActor {
                         all
                     }
                 };
-                self.store.put_campaign_recipients(tenant, c.id, &phones)?;
+                self.store.campaigns().put_recipients(tenant, c.id, &phones)?;
                 // `total` and `processed` count the resolved list; contacts gone since creation
                 // show only under `skipped`.
                 c.total = phones.len() as u64;
                 if skipped_missing > 0 {
-                    c.skipped.insert("CONTACT_NOT_FOUND".into(), skipped_missing);
+                    c.skipped.insert(FailureCode::ContactNotFound.as_str().into(), skipped_missing);
                 }
                 c.status = CampaignStatus::Running;
                 c.launched_at = Some(self.clock.now());
-                self.store.put_campaign(&c)?;
+                self.store.campaigns().put(&c)?;
             }
             Ok(Some((c, self.store.commit())))
         })();
         let me = ctx.address();
         let (store, clock) = (self.store.clone(), self.clock.clone());
-        let tenant_handle = TenantHandle::from_addr(me);
         let launched = match res {
             Ok(Some((c, commit))) => {
                 let runner_c = c.clone();
                 let arbiter = Arbiter::current();
                 let addr = CampaignRunner::start_in_arbiter(&arbiter, move |_| {
-                    CampaignRunner::new(store, clock, tenant_handle, runner_c)
+                    CampaignRunner::new(store, clock, me, runner_c)
                 });
                 self.runners.insert(c.id, addr);
                 Ok(Some((c, commit)))
@@ -328,8 +200,11 @@ impl Handler<CancelCampaign> for TenantActor {
             });
         }
         let res = (|| {
-            let mut c =
-                self.store.campaign(self.tenant.id, msg.0)?.ok_or(EngineError::NotFound("campaign"))?;
+            let mut c = self
+                .store
+                .campaigns()
+                .get(self.tenant.id, msg.0)?
+                .ok_or(EngineError::NotFound(Missing::Campaign))?;
             if !matches!(c.status, CampaignStatus::Draft | CampaignStatus::Running) {
                 return Err(EngineError::InvalidTransition(format!(
                     "status: a {} campaign cannot be cancelled",
@@ -338,9 +213,9 @@ impl Handler<CancelCampaign> for TenantActor {
             }
             c.status = CampaignStatus::Cancelled;
             c.finished_at = Some(self.clock.now());
-            self.store.put_campaign(&c)?;
-            Ok((c, self.store.commit()))
+            self.store.campaigns().put(&c)?;
+            Ok(c)
         })();
-        crate::tenant::after_commit(res)
+        after_commit(&self.store, res)
     }
 }

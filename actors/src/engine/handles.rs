@@ -1,0 +1,222 @@
+//! Handles: what callers hold instead of actor addresses. A [`TenantHandle`] speaks for one
+//! tenant (one typed method per request of its actor); an [`AgentHandle`] for one authenticated
+//! phone agent.
+
+use actix::prelude::*;
+use pigeon_storage::model::{
+    ApiKeyRecord, CampaignRecord, Channel, DeliveryRecord, Environment, MessageRecord, MessageStatus,
+    PhoneDriver, SimSettings, TenantRecord, WebhookRecord,
+};
+use ulid::Ulid;
+
+use crate::domain::PhoneNumber;
+use crate::phone::{self, Job};
+use crate::registry::PhoneEntry;
+use crate::tenant::{self, NewKey, PhoneView, SendRequest, TenantActor, TenantPatch};
+use crate::EngineError;
+
+/// A running tenant actor, addressed by handle.
+#[derive(Clone)]
+pub struct TenantHandle {
+    pub(super) addr: Addr<TenantActor>,
+}
+
+impl TenantHandle {
+    /// Creates a draft campaign.
+    pub async fn create_campaign(&self, c: tenant::NewCampaign) -> Result<CampaignRecord, EngineError> {
+        self.addr.send(tenant::CreateCampaign(c)).await?
+    }
+
+    /// Launches a draft campaign (202: it runs in the background).
+    pub async fn launch_campaign(&self, id: Ulid) -> Result<CampaignRecord, EngineError> {
+        self.addr.send(tenant::Launch { id, resume: false }).await?
+    }
+
+    /// Cancels a draft or running campaign.
+    pub async fn cancel_campaign(&self, id: Ulid) -> Result<CampaignRecord, EngineError> {
+        self.addr.send(tenant::CancelCampaign(id)).await?
+    }
+
+    /// Creates a key; answers once it is on disk.
+    pub async fn create_key(
+        &self,
+        name: String,
+        rate_limit: Option<u64>,
+        environment: Environment,
+    ) -> Result<NewKey, EngineError> {
+        self.addr.send(tenant::CreateKey { name, rate_limit, environment }).await?
+    }
+
+    /// Unrevoked keys, oldest first, with the rate in force.
+    pub async fn list_keys(&self) -> Result<Vec<(ApiKeyRecord, Option<u32>)>, EngineError> {
+        Ok(self.addr.send(tenant::ListKeys).await?)
+    }
+
+    /// Revokes a key of this tenant.
+    pub async fn revoke_key(&self, id: Ulid) -> Result<(), EngineError> {
+        self.addr.send(tenant::RevokeKey(id)).await?
+    }
+
+    /// Deactivates or reactivates a key of this tenant.
+    pub async fn set_key_active(&self, key_id: Ulid, active: bool) -> Result<ApiKeyRecord, EngineError> {
+        self.addr.send(tenant::SetKeyActive { key_id, active }).await?
+    }
+
+    /// Applies the operator's changes.
+    pub async fn patch(&self, p: TenantPatch) -> Result<TenantRecord, EngineError> {
+        p.validate()?;
+        self.addr.send(tenant::Patch(p)).await?
+    }
+
+    /// Decides a send (opt-out, new-contact limit, phone) and records it; the answer comes once
+    /// the message is on disk.
+    pub async fn send(&self, req: SendRequest) -> Result<MessageRecord, EngineError> {
+        self.addr.send(tenant::Send(req)).await?
+    }
+
+    /// Cancels a message not yet leased to a phone.
+    pub async fn cancel(&self, id: Ulid) -> Result<MessageRecord, EngineError> {
+        self.addr.send(tenant::CancelMessage(id)).await?
+    }
+
+    /// Adds a phone; an agent phone's token comes back once.
+    pub async fn add_phone(
+        &self,
+        number: PhoneNumber,
+        daily_limit: u32,
+        driver: PhoneDriver,
+        sim: SimSettings,
+    ) -> Result<(PhoneView, Option<String>), EngineError> {
+        self.addr.send(tenant::AddPhone { number, daily_limit, driver, sim }).await?
+    }
+
+    /// The tenant's phones, oldest first.
+    pub async fn phones(&self) -> Result<Vec<PhoneView>, EngineError> {
+        Ok(self.addr.send(tenant::ListPhones).await?)
+    }
+
+    /// Changes a phone's limit, enabled flag or (sim) online switch.
+    pub async fn update_phone(
+        &self,
+        id: Ulid,
+        daily_limit: Option<u32>,
+        enabled: Option<bool>,
+        online: Option<bool>,
+    ) -> Result<PhoneView, EngineError> {
+        self.addr.send(tenant::UpdatePhone { id, daily_limit, enabled, online }).await?
+    }
+
+    /// Whether a number has iMessage: cached for 7 days, else asked of an online phone.
+    pub async fn detect(&self, number: PhoneNumber, test: bool) -> Result<tenant::Detection, EngineError> {
+        self.addr.send(tenant::DetectNumber { number, test }).await?
+    }
+
+    /// Hands a held message back for release.
+    pub(crate) fn release(&self, id: Ulid) {
+        self.addr.do_send(tenant::Release(id));
+    }
+
+    /// Deletes a phone; what it still owed fails.
+    pub async fn remove_phone(&self, id: Ulid) -> Result<(), EngineError> {
+        self.addr.send(tenant::RemovePhone(id)).await?
+    }
+
+    /// Registers a webhook (URL vetted by [`Engine::check_webhook_url`] first).
+    pub async fn create_webhook(
+        &self,
+        url: String,
+        events: Vec<String>,
+        secret: Option<String>,
+    ) -> Result<WebhookRecord, EngineError> {
+        self.addr.send(tenant::CreateWebhook { url, events, secret }).await?
+    }
+
+    /// The tenant's webhooks, oldest first.
+    pub async fn webhooks(&self) -> Result<Vec<WebhookRecord>, EngineError> {
+        Ok(self.addr.send(tenant::ListWebhooks).await?)
+    }
+
+    /// Deletes a webhook.
+    pub async fn delete_webhook(&self, id: Ulid) -> Result<(), EngineError> {
+        self.addr.send(tenant::DeleteWebhook(id)).await?
+    }
+
+    /// Creates (`id: None`) or changes a template.
+    pub async fn put_template(
+        &self,
+        id: Option<Ulid>,
+        name: Option<String>,
+        body: Option<String>,
+    ) -> Result<pigeon_storage::model::TemplateRecord, EngineError> {
+        self.addr.send(tenant::PutTemplate { id, name, body }).await?
+    }
+
+    /// Deletes a template.
+    pub async fn delete_template(&self, id: Ulid) -> Result<(), EngineError> {
+        self.addr.send(tenant::DeleteTemplate(id)).await?
+    }
+
+    /// Creates (`id: None`) or changes a contact.
+    pub async fn put_contact(
+        &self,
+        id: Option<Ulid>,
+        changes: tenant::ContactChanges,
+    ) -> Result<pigeon_storage::model::ContactRecord, EngineError> {
+        self.addr.send(tenant::PutContact { id, changes }).await?
+    }
+
+    /// Deletes a contact.
+    pub async fn delete_contact(&self, id: Ulid) -> Result<(), EngineError> {
+        self.addr.send(tenant::DeleteContact(id)).await?
+    }
+
+    /// Starts a new attempt cycle for a finished delivery.
+    pub async fn retry_delivery(
+        &self,
+        webhook_id: Ulid,
+        delivery_id: Ulid,
+    ) -> Result<DeliveryRecord, EngineError> {
+        self.addr.send(tenant::RetryDelivery { webhook_id, delivery_id }).await?
+    }
+}
+
+/// A phone agent, authenticated by its token.
+#[derive(Clone)]
+pub struct AgentHandle {
+    pub(super) phone_id: Ulid,
+    pub(super) entry: PhoneEntry,
+    pub(super) tenant: Addr<TenantActor>,
+}
+
+impl AgentHandle {
+    /// Long poll: leased jobs, waiting up to `wait` for the first.
+    pub async fn poll(&self, wait: std::time::Duration) -> Result<Vec<Job>, EngineError> {
+        self.entry.addr.send(phone::Poll { wait }).await?
+    }
+
+    /// A status report on a message this phone holds.
+    pub async fn report(
+        &self,
+        message_id: Ulid,
+        status: MessageStatus,
+        failure_reason: Option<String>,
+        channel_used: Option<Channel>,
+    ) -> Result<MessageRecord, EngineError> {
+        self.entry.addr.send(phone::Report { message_id, status, failure_reason, channel_used }).await?
+    }
+
+    /// An inbound text; STOP/START words change the sender's opt-out.
+    pub async fn inbound(&self, from: PhoneNumber, body: String) -> Result<MessageRecord, EngineError> {
+        self.tenant.send(tenant::Inbound { phone_id: self.phone_id, from, body }).await?
+    }
+
+    /// The answer to a detection job; returns the number it was about.
+    pub async fn answer_detection(&self, job_id: Ulid, imessage: bool) -> Result<String, EngineError> {
+        self.entry.addr.send(phone::AnswerDetect { job_id, imessage }).await?
+    }
+
+    /// The tenant this phone belongs to.
+    pub fn tenant_id(&self) -> Ulid {
+        self.entry.tenant_id
+    }
+}

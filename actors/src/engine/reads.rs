@@ -1,0 +1,111 @@
+//! Tenant-scoped reads for the HTTP layer: every read names the tenant once, when the reader is
+//! made ([`Engine::reads`]), so no read can reach another tenant's records; a record that is not
+//! the tenant's is simply not found. Reads go straight to the store: a record is written by one
+//! actor and read by many, and sled's reads need no actor turn.
+
+use pigeon_storage::model::{CampaignRecord, ContactRecord, DeliveryRecord, MessageRecord, TemplateRecord};
+use pigeon_storage::Store;
+use serde_json::{Map, Value};
+use ulid::Ulid;
+
+use super::Engine;
+use crate::domain::PhoneNumber;
+use crate::error::Missing;
+use crate::EngineError;
+
+/// Reads of one tenant's records.
+pub struct TenantReads<'a> {
+    store: &'a Store,
+    tenant: Ulid,
+}
+
+impl Engine {
+    /// Reads of `tenant`'s records.
+    pub fn reads(&self, tenant: Ulid) -> TenantReads<'_> {
+        TenantReads { store: &self.inner.store, tenant }
+    }
+}
+
+impl TenantReads<'_> {
+    /// One message.
+    pub fn message(&self, id: Ulid) -> Result<MessageRecord, EngineError> {
+        self.store.messages().get(self.tenant, id)?.ok_or(EngineError::NotFound(Missing::Message))
+    }
+
+    /// Messages in acceptance order after `after`, those `keep` accepts, at most `limit`.
+    pub fn messages(
+        &self,
+        after: Option<Ulid>,
+        limit: usize,
+        keep: impl Fn(&MessageRecord) -> bool,
+    ) -> Result<Vec<MessageRecord>, EngineError> {
+        Ok(self.store.messages().page(self.tenant, after, limit, keep)?)
+    }
+
+    /// One template.
+    pub fn template(&self, id: Ulid) -> Result<TemplateRecord, EngineError> {
+        self.store.templates().get(self.tenant, id)?.ok_or(EngineError::NotFound(Missing::Template))
+    }
+
+    /// Templates in creation order after `after`.
+    pub fn templates(&self, after: Option<Ulid>, limit: usize) -> Result<Vec<TemplateRecord>, EngineError> {
+        Ok(self.store.templates().page(self.tenant, after, limit)?)
+    }
+
+    /// A send's text from a template (by name or id), `data` and the recipient's contact
+    /// attributes, with the template's name.
+    pub fn render(
+        &self,
+        template: &str,
+        data: &Map<String, Value>,
+        to: &PhoneNumber,
+    ) -> Result<(String, String), EngineError> {
+        crate::tenant::render(self.store, self.tenant, template, data, to)
+    }
+
+    /// One contact.
+    pub fn contact(&self, id: Ulid) -> Result<ContactRecord, EngineError> {
+        self.store.contacts().get(self.tenant, id)?.ok_or(EngineError::NotFound(Missing::Contact))
+    }
+
+    /// The contact with this phone number, if any.
+    pub fn contact_by_phone(&self, phone: &PhoneNumber) -> Result<Option<ContactRecord>, EngineError> {
+        Ok(self.store.contacts().find(self.tenant, phone.as_str())?)
+    }
+
+    /// Contacts in creation order after `after`.
+    pub fn contacts(&self, after: Option<Ulid>, limit: usize) -> Result<Vec<ContactRecord>, EngineError> {
+        Ok(self.store.contacts().page(self.tenant, after, limit)?)
+    }
+
+    /// True if the number opted out of this tenant.
+    pub fn is_opted_out(&self, number: &str) -> Result<bool, EngineError> {
+        Ok(self.store.numbers().is_opted_out(self.tenant, number)?)
+    }
+
+    /// One campaign.
+    pub fn campaign(&self, id: Ulid) -> Result<CampaignRecord, EngineError> {
+        self.store.campaigns().get(self.tenant, id)?.ok_or(EngineError::NotFound(Missing::Campaign))
+    }
+
+    /// Campaigns in creation order after `after`.
+    pub fn campaigns(&self, after: Option<Ulid>, limit: usize) -> Result<Vec<CampaignRecord>, EngineError> {
+        Ok(self.store.campaigns().page(self.tenant, after, limit)?)
+    }
+
+    /// The messages a campaign made.
+    pub fn campaign_messages(&self, id: Ulid) -> Result<Vec<MessageRecord>, EngineError> {
+        Ok(self.store.campaign_messages(self.tenant, id)?)
+    }
+
+    /// A webhook's deliveries, oldest first, after `after` (the caller checks the webhook is the
+    /// tenant's; a foreign id finds nothing here anyway).
+    pub fn deliveries(
+        &self,
+        webhook: Ulid,
+        after: Option<Ulid>,
+        limit: usize,
+    ) -> Result<Vec<DeliveryRecord>, EngineError> {
+        Ok(self.store.webhooks().deliveries(self.tenant, webhook, after, limit)?)
+    }
+}

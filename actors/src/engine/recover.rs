@@ -1,0 +1,95 @@
+//! Start-up recovery: what the store says is still owed goes back to its actors. Only the work
+//! lists are read here (`pending`, `due`, running campaigns), so start-up does not grow with the
+//! backlog; each phone actor reads its messages back in chunks afterwards, and drops entries a
+//! crash left stale.
+
+use pigeon_storage::{DueDelivery, PendingWork};
+use ulid::Ulid;
+
+use super::Engine;
+use crate::{phone, tenant, webhook, EngineError};
+
+/// Consecutive work-list entries with the same key, in list order.
+fn runs<T, K: PartialEq>(items: Vec<T>, key: impl Fn(&T) -> K) -> Vec<(K, Vec<T>)> {
+    let mut out: Vec<(K, Vec<T>)> = Vec::new();
+    for item in items {
+        let k = key(&item);
+        match out.last_mut() {
+            Some((last, run)) if *last == k => run.push(item),
+            _ => out.push((k, vec![item])),
+        }
+    }
+    out
+}
+
+impl Engine {
+    /// Resumes what the store says is still owed: queued and leased messages go back to their
+    /// phones, test messages complete, pending webhook deliveries and running campaigns resume.
+    /// Call once at start-up; returns how many messages and deliveries were resumed.
+    pub fn recover(&self) -> Result<usize, EngineError> {
+        let messages = self.resume_messages()?;
+        self.resume_campaigns()?;
+        let deliveries = self.resume_deliveries()?;
+        if messages + deliveries > 0 {
+            tracing::info!(messages, webhook_deliveries = deliveries, "resumed pending work");
+        }
+        Ok(messages + deliveries)
+    }
+
+    fn resume_messages(&self) -> Result<usize, EngineError> {
+        let store = &self.inner.store;
+        let work = store.messages().pending()?;
+        let n = work.len();
+        for ((phone_id, tenant_id), run) in runs(work, |w| (w.phone_id, w.tenant_id)) {
+            let tenant = match self.addr(tenant_id) {
+                Ok(a) => a,
+                Err(e) => {
+                    tracing::error!(error = %e, %tenant_id, "cannot resume the tenant's messages");
+                    continue;
+                }
+            };
+            let Some(p) = phone_id else {
+                // Test messages: the tenant actor completes them.
+                for w in run {
+                    match store.messages().get(tenant_id, w.message_id) {
+                        Ok(Some(m)) if m.status.is_pending() => tenant.do_send(tenant::CompleteTest(m.id)),
+                        _ => {
+                            let _ = store.messages().drop_pending(&w);
+                        }
+                    }
+                }
+                continue;
+            };
+            let ids: Vec<Ulid> = run.iter().map(|w: &PendingWork| w.message_id).collect();
+            match self.inner.shared.phones.read().unwrap().get(&p) {
+                Some(entry) => entry.addr.do_send(phone::Recover(ids)),
+                None => tracing::error!(phone_id = %p, "pending messages of a missing phone"),
+            }
+        }
+        Ok(n)
+    }
+
+    fn resume_campaigns(&self) -> Result<(), EngineError> {
+        for c in self.inner.store.campaigns().running()? {
+            if let Ok(addr) = self.addr(c.tenant_id) {
+                addr.do_send(tenant::Launch { id: c.id, resume: true });
+            }
+        }
+        Ok(())
+    }
+
+    fn resume_deliveries(&self) -> Result<usize, EngineError> {
+        let due = self.inner.store.webhooks().due()?;
+        let n = due.len();
+        for ((tenant_id, webhook_id), run) in runs(due, |d| (d.tenant_id, d.webhook_id)) {
+            // Starting the tenant's actor starts its webhook actors.
+            if self.addr(tenant_id).is_err() {
+                continue;
+            }
+            if let Some(addr) = self.inner.shared.webhooks.read().unwrap().get(&webhook_id) {
+                addr.do_send(webhook::Resume(run.iter().map(|d: &DueDelivery| d.delivery_id).collect()));
+            }
+        }
+        Ok(n)
+    }
+}

@@ -1,0 +1,310 @@
+//! The agent side of a phone: jobs leased to a device that long-polls for them, its reports, lease
+//! expiry, and detection questions asked through it.
+
+use std::time::Duration;
+
+use actix::prelude::*;
+use pigeon_storage::model::{Channel, Lease, MessageRecord, MessageStatus, PhoneDriver};
+use serde::Serialize;
+use tokio::sync::oneshot;
+use ulid::Ulid;
+
+use super::{fail, sim_has_imessage, status_name, PhoneActor};
+use crate::error::Missing;
+use crate::failure::FailureCode;
+use crate::EngineError;
+
+/// A lease not answered within this goes back to the queue.
+pub const LEASE: Duration = Duration::from_secs(60);
+/// Most jobs one poll takes.
+pub const MAX_JOBS_PER_POLL: usize = 10;
+pub(super) const SWEEP_EVERY: Duration = Duration::from_millis(500);
+
+/// A unit of work handed to an agent: `send` a message, or `detect` whether a number has iMessage.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Job {
+    /// Lease id (send) or question id (detect).
+    pub job_id: String,
+    /// `send` or `detect`.
+    pub kind: &'static str,
+    /// Send: the message.
+    pub message_id: Option<String>,
+    /// Send: recipient.
+    pub to: Option<String>,
+    /// Send: text.
+    pub body: Option<String>,
+    /// Send: `auto`, `imessage` or `sms` (`auto` resolved when detection knows the number).
+    pub channel: Option<Channel>,
+    /// Detect: the number to check.
+    pub phone: Option<String>,
+}
+
+impl PhoneActor {
+    /// Hands queued work to waiting polls, each once its lease is on disk.
+    pub(super) fn dispatch_agent(&mut self, ctx: &mut Context<Self>) {
+        while !self.queue.is_empty() || !self.detect_queue.is_empty() {
+            let Some(tx) = self.next_waiter() else { break };
+            let (jobs, commit) = self.lease(MAX_JOBS_PER_POLL);
+            if jobs.is_empty() {
+                let _ = tx.send(jobs);
+                break;
+            }
+            let me = ctx.address();
+            actix::spawn(async move {
+                if commit.await.is_err() {
+                    return;
+                }
+                if let Err(jobs) = tx.send(jobs) {
+                    // The poll gave up meanwhile: the work goes back, not to waste.
+                    me.do_send(Unlease(
+                        jobs.iter().filter_map(|j| j.message_id.as_deref()?.parse().ok()).collect(),
+                    ));
+                }
+            });
+        }
+    }
+
+    pub(super) fn next_waiter(&mut self) -> Option<oneshot::Sender<Vec<Job>>> {
+        while !self.waiters.is_empty() {
+            let tx = self.waiters.remove(0);
+            if !tx.is_closed() {
+                return Some(tx);
+            }
+        }
+        None
+    }
+
+    /// Leases up to `max` messages; the jobs may be handed out once the returned commit resolves.
+    pub(super) fn lease(
+        &mut self,
+        max: usize,
+    ) -> (Vec<Job>, impl std::future::Future<Output = Result<(), pigeon_storage::StoreError>> + use<>) {
+        let until = self.clock.now() + chrono::Duration::from_std(LEASE).expect("small");
+        let mut jobs: Vec<Job> = self
+            .detect_queue
+            .drain(..)
+            .map(|(id, number)| Job {
+                job_id: id.to_string(),
+                kind: "detect",
+                message_id: None,
+                to: None,
+                body: None,
+                channel: None,
+                phone: Some(number),
+            })
+            .collect();
+        for mut m in self.take(max) {
+            let lease = Lease { job_id: pigeon_storage::model::new_id(), until };
+            m.lease = Some(lease.clone());
+            self.save(&m);
+            let channel = match m.channel {
+                Channel::Auto => match self.store.numbers().detection(self.tenant_id, &m.to) {
+                    Ok(Some(d)) if d.imessage => Channel::Imessage,
+                    Ok(Some(_)) => Channel::Sms,
+                    _ => Channel::Auto,
+                },
+                c => c,
+            };
+            jobs.push(Job {
+                job_id: lease.job_id.to_string(),
+                kind: "send",
+                message_id: Some(m.id.to_string()),
+                to: Some(m.to),
+                body: Some(m.body),
+                channel: Some(channel),
+                phone: None,
+            });
+            self.leases.insert(m.id, lease);
+        }
+        (jobs, self.store.commit())
+    }
+
+    /// Lease expiry: unanswered jobs go back to the front of the queue.
+    pub(super) fn sweep(&mut self, ctx: &mut Context<Self>) {
+        let now = self.clock.now();
+        let expired: Vec<Ulid> =
+            self.leases.iter().filter(|(_, l)| l.until <= now).map(|(id, _)| *id).collect();
+        if expired.is_empty() {
+            return;
+        }
+        self.unlease(expired);
+        self.dispatch(ctx);
+    }
+
+    pub(super) fn unlease(&mut self, ids: Vec<Ulid>) {
+        let mut back = Vec::new();
+        for id in ids {
+            self.leases.remove(&id);
+            let Some(mut m) = self.load(id) else { continue };
+            if m.status == MessageStatus::Sending {
+                m.status = MessageStatus::Queued;
+                m.lease = None;
+                self.save(&m);
+                back.push(id);
+            }
+        }
+        back.sort();
+        for id in back.into_iter().rev() {
+            self.queue.push_front(id);
+        }
+    }
+}
+
+/// Put leased messages back (a poll that gave up before its jobs arrived).
+#[derive(Message)]
+#[rtype(result = "()")]
+pub(crate) struct Unlease(pub Vec<Ulid>);
+
+impl Handler<Unlease> for PhoneActor {
+    type Result = ();
+    fn handle(&mut self, msg: Unlease, ctx: &mut Self::Context) {
+        self.unlease(msg.0);
+        self.dispatch(ctx);
+    }
+}
+
+/// An agent's long poll: jobs now, or the first ones to arrive within the wait.
+#[derive(Message)]
+#[rtype(result = "Result<Vec<Job>, EngineError>")]
+pub(crate) struct Poll {
+    pub wait: Duration,
+}
+
+impl Handler<Poll> for PhoneActor {
+    type Result = ResponseFuture<Result<Vec<Job>, EngineError>>;
+
+    fn handle(&mut self, msg: Poll, _: &mut Self::Context) -> Self::Result {
+        self.live.polled(self.clock.now().timestamp_millis());
+        if self.retired {
+            return Box::pin(async { Err(EngineError::NotFound(Missing::Phone)) });
+        }
+        let (jobs, commit) = self.lease(MAX_JOBS_PER_POLL);
+        if !jobs.is_empty() || msg.wait.is_zero() {
+            return Box::pin(async move {
+                commit.await?;
+                Ok(jobs)
+            });
+        }
+        let (tx, rx) = oneshot::channel();
+        self.waiters.push(tx);
+        Box::pin(async move {
+            Ok(tokio::time::timeout(msg.wait, rx).await.ok().and_then(Result::ok).unwrap_or_default())
+        })
+    }
+}
+
+/// An agent's report on a message it holds.
+#[derive(Message)]
+#[rtype(result = "Result<MessageRecord, EngineError>")]
+pub(crate) struct Report {
+    pub message_id: Ulid,
+    pub status: MessageStatus,
+    pub failure_reason: Option<String>,
+    pub channel_used: Option<Channel>,
+}
+
+impl Handler<Report> for PhoneActor {
+    type Result = ResponseFuture<Result<MessageRecord, EngineError>>;
+
+    fn handle(&mut self, r: Report, _: &mut Self::Context) -> Self::Result {
+        let res = (|| {
+            let mut m = self
+                .load(r.message_id)
+                .filter(|m| m.phone_id == Some(self.phone_id) && !m.test)
+                .ok_or(EngineError::NotFound(Missing::Message))?;
+            use MessageStatus::*;
+            let legal = matches!(
+                (m.status, r.status),
+                (Sending | Queued, Sent | Delivered | Failed) | (Sent, Delivered | Failed)
+            );
+            if m.status == r.status && matches!(m.status, Sent | Delivered | Failed) {
+                return Ok(None); // a retried report: already applied
+            }
+            if !legal {
+                return Err(EngineError::InvalidTransition(format!(
+                    "status: a {} message cannot become {}",
+                    status_name(m.status),
+                    status_name(r.status)
+                )));
+            }
+            let now = self.clock.now();
+            // A late answer to an expired lease still counts: take the message off the queue.
+            self.queue.retain(|id| *id != m.id);
+            self.leases.remove(&m.id);
+            m.lease = None;
+            if r.channel_used.is_some() {
+                m.channel_used = r.channel_used;
+            }
+            match r.status {
+                Sent => {
+                    m.status = Sent;
+                    m.sent_at = Some(now);
+                }
+                Delivered => {
+                    m.status = Delivered;
+                    m.sent_at.get_or_insert(now);
+                    m.delivered_at = Some(now);
+                }
+                _ => {
+                    let reason = r.failure_reason.unwrap_or_else(|| "The phone reported a failure.".into());
+                    fail(&mut m, now, FailureCode::DeliveryFailed, &reason);
+                }
+            }
+            crate::webhook::write_with_events(&self.store, &self.subs, &m, now)?;
+            Ok(Some((m, self.store.commit())))
+        })();
+        let id = r.message_id;
+        let tenant = self.tenant_id;
+        let store = self.store.clone();
+        Box::pin(async move {
+            match res? {
+                Some((m, commit)) => {
+                    commit.await?;
+                    Ok(m)
+                }
+                None => store.messages().get(tenant, id)?.ok_or(EngineError::NotFound(Missing::Message)),
+            }
+        })
+    }
+}
+
+/// Ask the phone whether a number has iMessage; the answer comes on `reply`.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub(crate) struct Detect {
+    pub number: String,
+    pub reply: oneshot::Sender<bool>,
+}
+
+impl Handler<Detect> for PhoneActor {
+    type Result = ();
+    fn handle(&mut self, msg: Detect, ctx: &mut Self::Context) {
+        if self.driver == PhoneDriver::Sim {
+            let _ = msg.reply.send(sim_has_imessage(&msg.number));
+            return;
+        }
+        let id = pigeon_storage::model::new_id();
+        self.detect_waiting.retain(|_, (_, tx)| !tx.is_closed());
+        self.detect_waiting.insert(id, (msg.number.clone(), msg.reply));
+        self.detect_queue.push_back((id, msg.number));
+        self.dispatch(ctx);
+    }
+}
+
+/// An agent's answer to a detection question: the number it was about.
+#[derive(Message)]
+#[rtype(result = "Result<String, EngineError>")]
+pub(crate) struct AnswerDetect {
+    pub job_id: Ulid,
+    pub imessage: bool,
+}
+
+impl Handler<AnswerDetect> for PhoneActor {
+    type Result = Result<String, EngineError>;
+    fn handle(&mut self, msg: AnswerDetect, _: &mut Self::Context) -> Self::Result {
+        let (number, tx) =
+            self.detect_waiting.remove(&msg.job_id).ok_or(EngineError::NotFound(Missing::DetectionJob))?;
+        let _ = tx.send(msg.imessage);
+        Ok(number)
+    }
+}

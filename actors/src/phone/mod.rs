@@ -1,0 +1,313 @@
+//! The phone actor: one per phone. It owns the phone's outbound queue and the leases of what it
+//! handed out, and drives either a simulated phone (in process) or an agent (a device that pulls
+//! jobs). Capacity (the daily limit) is the tenant actor's business; this actor only delivers.
+
+mod agent;
+mod recover;
+mod sim;
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::Arc;
+
+use actix::prelude::*;
+use pigeon_storage::model::{Lease, MessageRecord, MessageStatus, PhoneDriver, PhoneRecord, SimSettings};
+use pigeon_storage::Store;
+use tokio::sync::oneshot;
+use ulid::Ulid;
+
+use crate::clock::SharedClock;
+use crate::error::Missing;
+use crate::failure::FailureCode;
+use crate::EngineError;
+
+use agent::SWEEP_EVERY;
+pub(crate) use agent::{AnswerDetect, Detect, Poll, Report};
+pub use agent::{Job, LEASE, MAX_JOBS_PER_POLL};
+pub(crate) use recover::Recover;
+pub use sim::sim_has_imessage;
+
+/// An agent is online while it polled within this.
+pub const ONLINE_WINDOW_MS: i64 = 30_000;
+
+/// Phone state other actors read without a round trip: whether it can take work now.
+#[derive(Debug)]
+pub struct PhoneLive {
+    driver: PhoneDriver,
+    sim_online: AtomicBool,
+    last_poll_ms: AtomicI64,
+}
+
+impl PhoneLive {
+    pub(crate) fn new(rec: &PhoneRecord) -> Arc<Self> {
+        Arc::new(Self {
+            driver: rec.driver,
+            sim_online: AtomicBool::new(rec.sim_online),
+            last_poll_ms: AtomicI64::new(i64::MIN / 2),
+        })
+    }
+
+    /// Online: a sim switched on, or an agent that polled in the last 30 s.
+    pub fn is_online(&self, now_ms: i64) -> bool {
+        match self.driver {
+            PhoneDriver::Sim => self.sim_online.load(Ordering::Relaxed),
+            PhoneDriver::Agent => now_ms - self.last_poll_ms.load(Ordering::Relaxed) <= ONLINE_WINDOW_MS,
+        }
+    }
+
+    pub(crate) fn polled(&self, now_ms: i64) {
+        self.last_poll_ms.store(now_ms, Ordering::Relaxed);
+    }
+
+    pub(crate) fn set_sim_online(&self, on: bool) {
+        self.sim_online.store(on, Ordering::Relaxed);
+    }
+}
+
+pub(crate) struct PhoneActor {
+    store: Store,
+    clock: SharedClock,
+    tenant_id: Ulid,
+    phone_id: Ulid,
+    driver: PhoneDriver,
+    sim: SimSettings,
+    live: Arc<PhoneLive>,
+    /// Messages waiting, oldest first.
+    queue: VecDeque<Ulid>,
+    /// Messages leased to the agent, by message id.
+    leases: HashMap<Ulid, Lease>,
+    /// Agent polls waiting for work.
+    waiters: Vec<oneshot::Sender<Vec<Job>>>,
+    /// Detection questions not yet handed out, and those handed out awaiting an answer.
+    detect_queue: VecDeque<(Ulid, String)>,
+    detect_waiting: HashMap<Ulid, (String, oneshot::Sender<bool>)>,
+    /// Set once the phone is deleted: nothing more is dispatched.
+    retired: bool,
+    /// Work found at start-up, not yet read back (oldest first).
+    recovering: VecDeque<Ulid>,
+    /// Sim deliveries waiting out their latency.
+    sim_in_flight: usize,
+    /// The tenant's webhooks, for the events its messages' fates make.
+    subs: crate::webhook::Subscribers,
+}
+
+impl PhoneActor {
+    pub(crate) fn new(
+        store: Store,
+        clock: SharedClock,
+        rec: &PhoneRecord,
+        live: Arc<PhoneLive>,
+        subs: crate::webhook::Subscribers,
+    ) -> Self {
+        Self {
+            store,
+            clock,
+            tenant_id: rec.tenant_id,
+            phone_id: rec.id,
+            driver: rec.driver,
+            sim: rec.sim,
+            live,
+            queue: VecDeque::new(),
+            leases: HashMap::new(),
+            waiters: Vec::new(),
+            detect_queue: VecDeque::new(),
+            detect_waiting: HashMap::new(),
+            retired: false,
+            recovering: VecDeque::new(),
+            sim_in_flight: 0,
+            subs,
+        }
+    }
+
+    fn load(&self, id: Ulid) -> Option<MessageRecord> {
+        match self.store.messages().get(self.tenant_id, id) {
+            Ok(m) => m,
+            Err(e) => {
+                tracing::error!(error = %e, message_id = %id, "cannot read message");
+                None
+            }
+        }
+    }
+
+    /// Writes a message's new state, with the webhook deliveries a final state makes.
+    fn save(&self, m: &MessageRecord) {
+        if let Err(e) = crate::webhook::write_with_events(&self.store, &self.subs, m, self.clock.now()) {
+            tracing::error!(error = %e, message_id = %m.id, "cannot write message");
+        }
+    }
+
+    /// Fails a message that must not go out; returns true if it did.
+    fn refuse_if_opted_out(&self, m: &mut MessageRecord) -> bool {
+        if self.store.numbers().is_opted_out(self.tenant_id, &m.to).unwrap_or(false) {
+            fail(
+                m,
+                self.clock.now(),
+                FailureCode::RecipientOptedOut,
+                "The recipient opted out before the message was sent.",
+            );
+            self.save(m);
+            return true;
+        }
+        false
+    }
+
+    /// Takes the next queued messages that may go out, up to `max`, marking them `sending`.
+    fn take(&mut self, max: usize) -> Vec<MessageRecord> {
+        let mut out = Vec::new();
+        while out.len() < max {
+            let Some(id) = self.queue.pop_front() else { break };
+            let Some(mut m) = self.load(id) else { continue };
+            if m.status != MessageStatus::Queued || self.refuse_if_opted_out(&mut m) {
+                continue;
+            }
+            m.status = MessageStatus::Sending;
+            out.push(m);
+        }
+        out
+    }
+    /// Hands work to the phone: sim phones start delivering; agents' waiting polls get jobs.
+    fn dispatch(&mut self, ctx: &mut Context<Self>) {
+        if self.retired || (self.queue.is_empty() && self.detect_queue.is_empty()) {
+            return;
+        }
+        match self.driver {
+            PhoneDriver::Sim => self.dispatch_sim(ctx),
+            PhoneDriver::Agent => self.dispatch_agent(ctx),
+        }
+    }
+}
+
+pub(crate) fn fail(
+    m: &mut MessageRecord,
+    now: chrono::DateTime<chrono::Utc>,
+    code: FailureCode,
+    reason: &str,
+) {
+    m.status = MessageStatus::Failed;
+    m.failed_at = Some(now);
+    m.error_code = Some(code.as_str().into());
+    m.failure_reason = Some(reason.into());
+    m.lease = None;
+}
+
+impl Actor for PhoneActor {
+    type Context = Context<Self>;
+
+    fn started(&mut self, ctx: &mut Self::Context) {
+        if self.driver == PhoneDriver::Agent {
+            ctx.run_interval(SWEEP_EVERY, |act, ctx| act.sweep(ctx));
+        }
+    }
+}
+
+/// New work, already on disk.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub(crate) struct Enqueue(pub Ulid);
+
+impl Handler<Enqueue> for PhoneActor {
+    type Result = ();
+    fn handle(&mut self, msg: Enqueue, ctx: &mut Self::Context) {
+        self.queue.push_back(msg.0);
+        self.dispatch(ctx);
+    }
+}
+
+/// `(queued, in flight)`: messages waiting here (read back or not yet), and messages being sent.
+#[derive(Message)]
+#[rtype(result = "(usize, usize)")]
+pub(crate) struct Depth;
+
+impl Handler<Depth> for PhoneActor {
+    type Result = MessageResult<Depth>;
+    fn handle(&mut self, _: Depth, _: &mut Self::Context) -> Self::Result {
+        MessageResult((self.queue.len() + self.recovering.len(), self.leases.len() + self.sim_in_flight))
+    }
+}
+
+/// The API's name of a status.
+pub fn status_name(s: MessageStatus) -> &'static str {
+    match s {
+        MessageStatus::Queued => "queued",
+        MessageStatus::Sending => "sending",
+        MessageStatus::Sent => "sent",
+        MessageStatus::Delivered => "delivered",
+        MessageStatus::Failed => "failed",
+        MessageStatus::Cancelled => "cancelled",
+        MessageStatus::Received => "received",
+    }
+}
+
+/// Cancel a message still in the queue.
+#[derive(Message)]
+#[rtype(result = "Result<MessageRecord, EngineError>")]
+pub(crate) struct Cancel(pub Ulid);
+
+impl Handler<Cancel> for PhoneActor {
+    type Result = ResponseFuture<Result<MessageRecord, EngineError>>;
+
+    fn handle(&mut self, msg: Cancel, _: &mut Self::Context) -> Self::Result {
+        let res = (|| {
+            let mut m = self.load(msg.0).ok_or(EngineError::NotFound(Missing::Message))?;
+            let Some(pos) = self.queue.iter().position(|id| *id == msg.0) else {
+                return Err(EngineError::InvalidTransition(format!(
+                    "status: a {} message cannot be cancelled; only queued ones can",
+                    status_name(m.status)
+                )));
+            };
+            self.queue.remove(pos);
+            m.status = MessageStatus::Cancelled;
+            self.store.messages().put(&m)?;
+            Ok((m, self.store.commit()))
+        })();
+        Box::pin(async move {
+            let (m, commit) = res?;
+            commit.await?;
+            Ok(m)
+        })
+    }
+}
+
+/// The operator changed the phone: new sim settings or online switch.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub(crate) struct Reconfigure {
+    pub sim: SimSettings,
+}
+
+impl Handler<Reconfigure> for PhoneActor {
+    type Result = ();
+    fn handle(&mut self, msg: Reconfigure, ctx: &mut Self::Context) {
+        self.sim = msg.sim;
+        self.dispatch(ctx);
+    }
+}
+
+/// The phone is deleted: what it still owes fails (no other phone was promised it), then it stops.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub(crate) struct Retire;
+
+impl Handler<Retire> for PhoneActor {
+    type Result = ();
+    fn handle(&mut self, _: Retire, ctx: &mut Self::Context) {
+        self.retired = true;
+        let now = self.clock.now();
+        let ids: Vec<Ulid> = self.queue.drain(..).chain(self.leases.drain().map(|(id, _)| id)).collect();
+        for id in ids {
+            if let Some(mut m) = self.load(id).filter(|m| m.status.is_pending()) {
+                fail(
+                    &mut m,
+                    now,
+                    FailureCode::NoPhoneAvailable,
+                    "The phone was removed before the message was sent.",
+                );
+                self.save(&m);
+            }
+        }
+        for tx in self.waiters.drain(..) {
+            let _ = tx.send(Vec::new());
+        }
+        ctx.stop();
+    }
+}

@@ -1,0 +1,190 @@
+//! What happens to a message after its send: release from hold, a test key's completion,
+//! cancellation, and inbound texts (with the opt-out keywords).
+
+use actix::prelude::*;
+use pigeon_storage::model::{Channel, Direction, MessageRecord, MessageStatus};
+use ulid::Ulid;
+
+use super::TenantActor;
+use crate::domain::{magic, Keyword, PhoneNumber};
+use crate::durable::after_commit;
+use crate::error::Missing;
+use crate::failure::FailureCode;
+use crate::phone::{self};
+use crate::webhook::{self};
+use crate::EngineError;
+
+/// A held message's time has come: hand it to its phone (or complete it, for test keys).
+#[derive(Message)]
+#[rtype(result = "()")]
+pub(crate) struct Release(pub Ulid);
+
+impl Handler<Release> for TenantActor {
+    type Result = ();
+
+    fn handle(&mut self, msg: Release, ctx: &mut Self::Context) {
+        let Ok(Some(mut m)) = self.store.messages().get(self.tenant.id, msg.0) else { return };
+        if !(m.held && m.status == MessageStatus::Queued) {
+            return; // cancelled meanwhile
+        }
+        m.held = false;
+        let now = self.clock.now();
+        let phone =
+            m.phone_id.and_then(|p| self.phones.iter().find(|s| s.rec.id == p)).map(|s| s.addr.clone());
+        let res = match (m.test, phone) {
+            (true, _) => self.store.messages().put(&m).map(|()| ctx.address().do_send(CompleteTest(m.id))),
+            (false, Some(addr)) => self.store.messages().put(&m).map(|()| addr.do_send(phone::Enqueue(m.id))),
+            (false, None) => {
+                phone::fail(
+                    &mut m,
+                    now,
+                    FailureCode::NoPhoneAvailable,
+                    "The phone was removed before the message was sent.",
+                );
+                webhook::write_with_events(&self.store, &self.subs, &m, now)
+            }
+        };
+        if let Err(e) = res {
+            tracing::error!(error = %e, message_id = %m.id, "cannot release a held message");
+        }
+    }
+}
+
+/// Finish a test message: delivered, or failed for the magic numbers.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub(crate) struct CompleteTest(pub Ulid);
+
+impl Handler<CompleteTest> for TenantActor {
+    type Result = ();
+
+    fn handle(&mut self, msg: CompleteTest, _: &mut Self::Context) {
+        let Ok(Some(mut m)) = self.store.messages().get(self.tenant.id, msg.0) else { return };
+        if m.status != MessageStatus::Queued {
+            return;
+        }
+        let now = self.clock.now();
+        if self.store.numbers().is_opted_out(self.tenant.id, &m.to).unwrap_or(false) {
+            phone::fail(
+                &mut m,
+                now,
+                FailureCode::RecipientOptedOut,
+                "The recipient opted out before the message was sent.",
+            );
+        } else if let Some(reason) = magic::failure(&m.to) {
+            phone::fail(&mut m, now, FailureCode::DeliveryFailed, reason);
+        } else {
+            m.status = MessageStatus::Delivered;
+            m.sent_at = Some(now);
+            m.delivered_at = Some(now);
+            m.channel_used = Some(if m.channel == Channel::Imessage && m.to != magic::SMS_ONLY {
+                Channel::Imessage
+            } else {
+                Channel::Sms
+            });
+        }
+        if let Err(e) = webhook::write_with_events(&self.store, &self.subs, &m, now) {
+            tracing::error!(error = %e, message_id = %m.id, "cannot complete test message");
+        }
+    }
+}
+
+/// Cancel a message not yet leased to a phone.
+#[derive(Message)]
+#[rtype(result = "Result<MessageRecord, EngineError>")]
+pub(crate) struct CancelMessage(pub Ulid);
+
+impl Handler<CancelMessage> for TenantActor {
+    type Result = ResponseFuture<Result<MessageRecord, EngineError>>;
+
+    fn handle(&mut self, msg: CancelMessage, _: &mut Self::Context) -> Self::Result {
+        let found = self.store.messages().get(self.tenant.id, msg.0);
+        let m = match found {
+            Ok(Some(m)) if m.direction == Direction::Outbound => m,
+            Ok(_) => return Box::pin(async { Err(EngineError::NotFound(Missing::Message)) }),
+            Err(e) => return Box::pin(async move { Err(e.into()) }),
+        };
+        if m.status != MessageStatus::Queued {
+            let status = phone::status_name(m.status);
+            return Box::pin(async move {
+                Err(EngineError::InvalidTransition(format!(
+                    "status: a {status} message cannot be cancelled; only queued ones can"
+                )))
+            });
+        }
+        match m.phone_id.filter(|_| !m.held).and_then(|p| self.phones.iter().find(|s| s.rec.id == p)) {
+            Some(slot) => {
+                let addr = slot.addr.clone();
+                Box::pin(async move { addr.send(phone::Cancel(msg.0)).await? })
+            }
+            None => {
+                let mut m = m;
+                m.status = MessageStatus::Cancelled;
+                m.held = false;
+                let res = self.store.messages().put(&m).map(|()| m).map_err(EngineError::from);
+                after_commit(&self.store, res)
+            }
+        }
+    }
+}
+
+/// A text from a recipient, received by one of the tenant's phones.
+#[derive(Message)]
+#[rtype(result = "Result<MessageRecord, EngineError>")]
+pub(crate) struct Inbound {
+    pub phone_id: Ulid,
+    pub from: PhoneNumber,
+    pub body: String,
+}
+
+impl Handler<Inbound> for TenantActor {
+    type Result = ResponseFuture<Result<MessageRecord, EngineError>>;
+
+    fn handle(&mut self, msg: Inbound, _: &mut Self::Context) -> Self::Result {
+        let res = (|| {
+            let phone = self
+                .phones
+                .iter()
+                .find(|p| p.rec.id == msg.phone_id)
+                .ok_or(EngineError::NotFound(Missing::Phone))?;
+            let now = self.clock.now();
+            let m = MessageRecord {
+                id: pigeon_storage::model::new_id(),
+                tenant_id: self.tenant.id,
+                direction: Direction::Inbound,
+                status: MessageStatus::Received,
+                to: phone.rec.number.clone(),
+                from: Some(msg.from.as_str().to_owned()),
+                phone_id: Some(phone.rec.id),
+                channel: Channel::Sms,
+                channel_used: None,
+                body: msg.body,
+                template: None,
+                campaign_id: None,
+                test: false,
+                created_at: now,
+                scheduled_at: None,
+                sent_at: None,
+                delivered_at: Some(now),
+                failed_at: None,
+                failure_reason: None,
+                error_code: None,
+                lease: None,
+                held: false,
+                notice: None,
+            };
+            match Keyword::of(&m.body) {
+                Some(Keyword::OptOut) => {
+                    self.store.numbers().set_opted_out(self.tenant.id, msg.from.as_str(), true)?
+                }
+                Some(Keyword::OptIn) => {
+                    self.store.numbers().set_opted_out(self.tenant.id, msg.from.as_str(), false)?
+                }
+                None => {}
+            }
+            webhook::write_with_events(&self.store, &self.subs, &m, now)?;
+            Ok::<_, EngineError>(m)
+        })();
+        after_commit(&self.store, res)
+    }
+}

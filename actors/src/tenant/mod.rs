@@ -1,0 +1,270 @@
+//! The tenant actor: one per tenant, the only writer of its keys, limits, counters and phones'
+//! capacity; it decides every send. Its handlers apply a change to memory and to sled
+//! synchronously (so changes are ordered), and answer only after the group commit that makes the
+//! change durable. One message family per file: admission, keys, send, lifecycle (release,
+//! completion, cancel, inbound), phones, webhooks, detect, records (templates and contacts),
+//! campaigns and their runner.
+
+mod admission;
+mod campaigns;
+mod detect;
+mod keys;
+mod lifecycle;
+mod phones;
+mod records;
+mod runner;
+mod send;
+mod webhooks;
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use actix::prelude::*;
+use chrono::{DateTime, Utc};
+use pigeon_storage::model::{ApiKeyRecord, Plan, QuietHours, TenantRecord, TenantStatus};
+use pigeon_storage::Store;
+use ulid::Ulid;
+
+use crate::clock::{month_key, SharedClock};
+use crate::durable::after_commit;
+use crate::registry::{Arbiters, PhoneRegistry, Shared, WebhookRegistry};
+use crate::EngineError;
+
+use admission::{limiter, Limiter};
+
+pub(crate) use admission::{Admit, CALLS};
+pub use admission::{Admitted, RateInfo};
+pub use campaigns::NewCampaign;
+pub(crate) use campaigns::{CancelCampaign, CreateCampaign, Launch};
+pub(crate) use detect::DetectNumber;
+pub use detect::Detection;
+pub use keys::NewKey;
+pub(crate) use keys::{new_key, CreateKey, ListKeys, RevokeKey, SetKeyActive};
+pub(crate) use lifecycle::{CancelMessage, CompleteTest, Inbound, Release};
+pub use phones::PhoneView;
+pub(crate) use phones::{AddPhone, ListPhones, PhoneSlot, RemovePhone, UpdatePhone};
+pub use records::{render, ContactChanges};
+pub(crate) use records::{DeleteContact, DeleteTemplate, PutContact, PutTemplate};
+pub use send::{choose_phone, SendRequest};
+pub(crate) use send::{AdmitSend, Send, NEW_CONTACTS};
+pub(crate) use webhooks::{CreateWebhook, DeleteWebhook, ListWebhooks, RetryDelivery};
+
+/// How often `last_used_at` changes are written back.
+const PERSIST_EVERY: Duration = Duration::from_secs(5);
+
+struct KeyState {
+    rec: ApiKeyRecord,
+    limiter: Option<Limiter>,
+    /// `last_used_at` moved since it was last written.
+    dirty: bool,
+}
+
+pub(crate) struct TenantActor {
+    pub(crate) store: Store,
+    pub(crate) clock: SharedClock,
+    pub(crate) tenant: TenantRecord,
+    /// Unrevoked keys only: a revoked key is forgotten, so it cannot authenticate.
+    keys: HashMap<Ulid, KeyState>,
+    month: String,
+    calls: u64,
+    /// The tenant's phones, oldest first, with today's use.
+    pub(crate) phones: Vec<PhoneSlot>,
+    /// First-time recipients counted today: (UTC day, count).
+    pub(crate) new_today: (chrono::NaiveDate, u64),
+    pub(crate) registry: PhoneRegistry,
+    /// The tenant's webhooks and their actors.
+    pub(crate) subs: crate::webhook::Subscribers,
+    pub(crate) webhook_registry: WebhookRegistry,
+    /// Where the tenant's phone and webhook actors run.
+    pub(crate) arbiters: Arbiters,
+    pub(crate) allow_private: bool,
+    /// Where held messages wait.
+    pub(crate) scheduler: Option<Addr<crate::scheduler::Scheduler>>,
+    /// Runners of the tenant's running campaigns.
+    pub(crate) runners: HashMap<Ulid, Addr<runner::CampaignRunner>>,
+}
+
+impl TenantActor {
+    pub(crate) fn load(
+        store: Store,
+        clock: SharedClock,
+        tenant: TenantRecord,
+        shared: &Shared,
+    ) -> Result<Self, EngineError> {
+        let registry = shared.phones.clone();
+        let subs = crate::webhook::Subscribers::default();
+        let month = month_key(clock.now());
+        let today = clock.now().date_naive();
+        let new_today = (today, store.tenants().counter(tenant.id, &format!("{}{today}", NEW_CONTACTS))?);
+        let phones = store
+            .phones()
+            .of(tenant.id)?
+            .into_iter()
+            .map(|rec| {
+                let arbiter = shared.arbiters.for_id(rec.id);
+                PhoneSlot::start(&store, &clock, rec, &registry, &subs, arbiter)
+            })
+            .collect::<Result<_, _>>()?;
+        let webhooks = store.webhooks().of(tenant.id)?;
+        let calls = store.tenants().counter(tenant.id, &format!("{CALLS}{month}"))?;
+        let keys = store
+            .keys()
+            .of(tenant.id)?
+            .into_iter()
+            .filter(|k| k.revoked_at.is_none())
+            .map(|rec| {
+                let limiter = limiter(&rec, tenant.plan, &clock);
+                (rec.id, KeyState { rec, limiter, dirty: false })
+            })
+            .collect();
+        let me = Self {
+            store,
+            clock,
+            tenant,
+            keys,
+            month,
+            calls,
+            phones,
+            new_today,
+            registry,
+            subs,
+            webhook_registry: shared.webhooks.clone(),
+            arbiters: shared.arbiters.clone(),
+            allow_private: shared.allow_private,
+            scheduler: shared.scheduler.get().cloned(),
+            runners: HashMap::new(),
+        };
+        for w in webhooks {
+            me.start_webhook(w);
+        }
+        Ok(me)
+    }
+
+    fn persist_last_used(&mut self) {
+        for k in self.keys.values_mut().filter(|k| k.dirty) {
+            match self.store.keys().put(&k.rec) {
+                Ok(()) => k.dirty = false,
+                Err(e) => tracing::warn!(error = %e, key_id = %k.rec.id, "cannot persist last_used_at"),
+            }
+        }
+    }
+}
+
+impl Actor for TenantActor {
+    type Context = Context<Self>;
+
+    fn started(&mut self, ctx: &mut Self::Context) {
+        ctx.run_interval(PERSIST_EVERY, |act, _| act.persist_last_used());
+    }
+
+    fn stopping(&mut self, _: &mut Self::Context) -> Running {
+        self.persist_last_used();
+        Running::Stop
+    }
+}
+
+/// Apply the operator's changes to the tenant.
+#[derive(Message)]
+#[rtype(result = "Result<TenantRecord, EngineError>")]
+pub(crate) struct Patch(pub TenantPatch);
+
+impl Handler<Patch> for TenantActor {
+    type Result = ResponseFuture<Result<TenantRecord, EngineError>>;
+
+    fn handle(&mut self, Patch(p): Patch, _: &mut Self::Context) -> Self::Result {
+        let mut t = self.tenant.clone();
+        let old_plan = t.plan;
+        p.apply_to(&mut t);
+        let res = self.store.tenants().put(&t).map_err(EngineError::from);
+        if res.is_ok() {
+            if t.plan != old_plan {
+                for k in self.keys.values_mut() {
+                    k.limiter = limiter(&k.rec, t.plan, &self.clock);
+                }
+            }
+            self.tenant = t.clone();
+        }
+        after_commit(&self.store, res.map(|()| t))
+    }
+}
+
+/// Write back pending `last_used_at` values (shutdown).
+#[derive(Message)]
+#[rtype(result = "()")]
+pub(crate) struct Persist;
+
+impl Handler<Persist> for TenantActor {
+    type Result = ();
+    fn handle(&mut self, _: Persist, _: &mut Self::Context) {
+        self.persist_last_used();
+    }
+}
+
+/// The operator's changes to a tenant. `Some(None)` on a limit means "back to the plan's".
+#[derive(Debug, Clone, Default)]
+pub struct TenantPatch {
+    /// New plan.
+    pub plan: Option<Plan>,
+    /// Suspend or reinstate.
+    pub status: Option<TenantStatus>,
+    /// Paid subscription on or off.
+    pub subscription_active: Option<bool>,
+    /// Move the end of the trial.
+    pub trial_ends_at: Option<DateTime<Utc>>,
+    /// Override of new contacts per day.
+    pub new_contact_daily_limit: Option<Option<u32>>,
+    /// Override of calls per month.
+    pub monthly_call_limit: Option<Option<u64>>,
+    /// New quiet-hours window.
+    pub quiet_hours: Option<QuietHours>,
+}
+
+impl TenantPatch {
+    /// Refuses a malformed quiet-hours window, naming the field.
+    pub fn validate(&self) -> Result<(), EngineError> {
+        let Some(q) = &self.quiet_hours else { return Ok(()) };
+        let hhmm = |s: &str| chrono::NaiveTime::parse_from_str(s, "%H:%M").is_ok() && s.len() == 5;
+        for (field, v) in [("start", &q.start), ("end", &q.end)] {
+            if !hhmm(v) {
+                return Err(EngineError::Validation(format!(
+                    "quiet_hours.{field}: must be HH:MM (24 h), got {v:?}"
+                )));
+            }
+        }
+        if q.start == q.end {
+            return Err(EngineError::Validation("quiet_hours.end: must differ from start".into()));
+        }
+        if let Some(tz) = &q.timezone {
+            if tz.parse::<chrono_tz::Tz>().is_err() {
+                return Err(EngineError::Validation(format!(
+                    "quiet_hours.timezone: {tz:?} is not an IANA zone"
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    pub(crate) fn apply_to(self, t: &mut TenantRecord) {
+        if let Some(v) = self.plan {
+            t.plan = v;
+        }
+        if let Some(v) = self.status {
+            t.status = v;
+        }
+        if let Some(v) = self.subscription_active {
+            t.subscription_active = v;
+        }
+        if let Some(v) = self.trial_ends_at {
+            t.trial_ends_at = v;
+        }
+        if let Some(v) = self.new_contact_daily_limit {
+            t.new_contact_daily_limit = v;
+        }
+        if let Some(v) = self.monthly_call_limit {
+            t.monthly_call_limit = v;
+        }
+        if let Some(v) = self.quiet_hours {
+            t.quiet_hours = v;
+        }
+    }
+}

@@ -1,0 +1,300 @@
+//! The send decision: idempotency, opt-out, quiet hours and `send_at`, the new-contact limit,
+//! and which phone takes it; then the accept write, and the hand-off once it is on disk.
+
+use actix::prelude::*;
+use chrono::{DateTime, Utc};
+use pigeon_storage::model::{
+    Channel, Direction, Environment, IdempotencyRecord, MessageRecord, MessageStatus, RecipientRecord,
+};
+use ulid::Ulid;
+
+use super::admission::RateInfo;
+use super::lifecycle::CompleteTest;
+use super::phones::sent_counter;
+use super::TenantActor;
+use crate::clock::secs_to_next_day;
+use crate::domain::{magic, PhoneNumber};
+use crate::error::Missing;
+use crate::phone::{self, PhoneActor};
+use crate::scheduler::{self, Scheduler};
+use crate::{credentials, quiet, zones, EngineError};
+
+/// A validated send.
+#[derive(Debug, Clone)]
+pub struct SendRequest {
+    /// Recipient.
+    pub to: PhoneNumber,
+    /// Requested channel.
+    pub channel: Channel,
+    /// Text, already rendered.
+    pub body: String,
+    /// Sent with a test key.
+    pub test: bool,
+    /// The `Idempotency-Key` header, if any.
+    pub idempotency_key: Option<String>,
+    /// The template the body was rendered from.
+    pub template: Option<String>,
+    /// Hold until then (future, at most 30 days: checked at the edge).
+    pub send_at: Option<DateTime<Utc>>,
+    /// The campaign it belongs to.
+    pub campaign_id: Option<Ulid>,
+}
+
+impl SendRequest {
+    /// What "the same request" means for an idempotency key: same recipient, channel and text.
+    fn fingerprint(&self) -> String {
+        let channel = match self.channel {
+            Channel::Auto => "auto",
+            Channel::Imessage => "imessage",
+            Channel::Sms => "sms",
+        };
+        let template = self.template.as_deref().unwrap_or("");
+        let at = self.send_at.map(|t| t.timestamp_millis()).unwrap_or(0);
+        credentials::hash(&format!("{}\n{channel}\n{template}\n{at}\n{}", self.to, self.body))
+    }
+}
+
+/// Counter name prefix of first-time recipients per day.
+pub(crate) const NEW_CONTACTS: &str = "new_contacts:";
+
+/// How long an idempotency key is honoured.
+const IDEMPOTENCY_WINDOW: chrono::TimeDelta = chrono::TimeDelta::hours(24);
+
+/// Decide and record a send.
+#[derive(Message)]
+#[rtype(result = "Result<MessageRecord, EngineError>")]
+pub(crate) struct Send(pub SendRequest);
+
+/// The phone for a send, from `(phone id, capacity left if available)` oldest first: the sticky
+/// sender if it is available, else the available phone with the most capacity left (the oldest
+/// on a tie). One pass, no allocation: it runs on every send.
+pub fn choose_phone(
+    phones: impl IntoIterator<Item = (Ulid, Option<u32>)>,
+    sticky: Option<Ulid>,
+) -> Option<usize> {
+    let mut best: Option<(usize, u32)> = None;
+    for (i, (id, cap)) in phones.into_iter().enumerate() {
+        let Some(cap) = cap else { continue };
+        if Some(id) == sticky {
+            return Some(i);
+        }
+        if best.is_none_or(|(_, c)| cap > c) {
+            best = Some((i, cap));
+        }
+    }
+    best.map(|(i, _)| i)
+}
+
+impl TenantActor {
+    fn choose_phone(&mut self, sticky: Option<Ulid>, now: DateTime<Utc>) -> Option<usize> {
+        let today = now.date_naive();
+        choose_phone(
+            self.phones.iter_mut().map(|p| (p.rec.id, p.available(now).then(|| p.capacity(today)))),
+            sticky,
+        )
+    }
+
+    fn new_message(&self, req: &SendRequest, now: DateTime<Utc>) -> MessageRecord {
+        MessageRecord {
+            id: pigeon_storage::model::new_id(),
+            tenant_id: self.tenant.id,
+            direction: Direction::Outbound,
+            status: MessageStatus::Queued,
+            to: req.to.as_str().to_owned(),
+            from: None,
+            phone_id: None,
+            channel: req.channel,
+            channel_used: None,
+            body: req.body.clone(),
+            template: req.template.clone(),
+            campaign_id: req.campaign_id,
+            test: req.test,
+            created_at: now,
+            scheduled_at: None,
+            sent_at: None,
+            delivered_at: None,
+            failed_at: None,
+            failure_reason: None,
+            error_code: None,
+            lease: None,
+            held: false,
+            notice: None,
+        }
+    }
+}
+
+impl Handler<Send> for TenantActor {
+    type Result = ResponseFuture<Result<MessageRecord, EngineError>>;
+
+    fn handle(&mut self, Send(req): Send, ctx: &mut Self::Context) -> Self::Result {
+        self.send(req, ctx)
+    }
+}
+
+/// An API send in one turn of the tenant actor: admission ([`TenantActor::admit`]), then, if
+/// admitted, the send. `req` is `None` when the body failed validation at the edge: the call is
+/// still admitted and charged first (DESIGN "check order"), and the edge answers its own error.
+/// One message instead of `Admit` then `Send` saves the send path a round trip between threads.
+#[derive(Message)]
+#[rtype(result = "(Option<RateInfo>, Result<Option<MessageRecord>, EngineError>)")]
+pub(crate) struct AdmitSend {
+    pub key_id: Ulid,
+    pub hash: String,
+    pub req: Option<SendRequest>,
+}
+
+impl Handler<AdmitSend> for TenantActor {
+    type Result = ResponseFuture<(Option<RateInfo>, Result<Option<MessageRecord>, EngineError>)>;
+
+    fn handle(&mut self, msg: AdmitSend, ctx: &mut Self::Context) -> Self::Result {
+        let (rate, admitted) = self.admit(msg.key_id, &msg.hash);
+        let (Ok(a), Some(mut req)) = (&admitted, msg.req) else {
+            return Box::pin(std::future::ready((rate, admitted.map(|_| None))));
+        };
+        // Live or test is the key's, known only once it is admitted.
+        req.test = a.environment == Environment::Test;
+        let sent = self.send(req, ctx);
+        Box::pin(async move { (rate, sent.await.map(Some)) })
+    }
+}
+
+impl TenantActor {
+    /// Decides and records a send; the future resolves once it is on disk and handed on.
+    fn send(
+        &mut self,
+        req: SendRequest,
+        ctx: &mut Context<Self>,
+    ) -> ResponseFuture<Result<MessageRecord, EngineError>> {
+        let me = ctx.address();
+        let res = (|| {
+            let now = self.clock.now();
+            let tenant = self.tenant.id;
+            let to = req.to.as_str();
+            // Only a keyed send needs the body's hash.
+            let fingerprint = req.idempotency_key.as_ref().map(|_| req.fingerprint());
+            if let (Some(key), Some(fingerprint)) = (&req.idempotency_key, &fingerprint) {
+                if let Some(first) = self
+                    .store
+                    .messages()
+                    .idempotency(tenant, key)?
+                    .filter(|r| now - r.created_at < IDEMPOTENCY_WINDOW)
+                {
+                    if !credentials::hashes_match(&first.fingerprint, fingerprint) {
+                        return Err(EngineError::IdempotencyKeyReused);
+                    }
+                    // The first answer again; nothing is sent.
+                    let m = self
+                        .store
+                        .messages()
+                        .get(tenant, first.message_id)?
+                        .ok_or(EngineError::NotFound(Missing::Message))?;
+                    return Ok((m, self.store.commit(), Dispatch::None));
+                }
+            }
+            if self.store.numbers().is_opted_out(tenant, to)? {
+                return Err(EngineError::RecipientOptedOut);
+            }
+            let mut m = self.new_message(&req, now);
+            // Quiet hours in the recipient's zone, and `send_at`, hold the message.
+            let contact = self.store.contacts().find(tenant, to)?;
+            let fallback = self
+                .tenant
+                .quiet_hours
+                .timezone
+                .as_deref()
+                .and_then(|z| z.parse().ok())
+                .unwrap_or(chrono_tz::Tz::UTC);
+            let zone =
+                zones::recipient_zone(contact.as_ref().and_then(|c| c.timezone.as_deref()), to, fallback);
+            let (release, notice) = quiet::plan_release(now, req.send_at, zone, &self.tenant.quiet_hours);
+            m.scheduled_at = release;
+            m.held = release.is_some();
+            m.notice = notice.map(str::to_owned);
+            let hold = release.map(|at| Dispatch::Hold(self.scheduler.clone(), at, tenant, m.id));
+            let idem = req.idempotency_key.as_deref().zip(fingerprint).map(|(k, fingerprint)| {
+                (k, IdempotencyRecord { fingerprint, message_id: m.id, created_at: now })
+            });
+            let idem = idem.as_ref().map(|(k, r)| (*k, r));
+            if req.test {
+                // Test keys: no phone, no capacity, no new-contact allowance.
+                m.from = Some(magic::TEST_SENDER.to_owned());
+                self.store.accept_message(&m, None, &[], idem)?;
+                let id = m.id;
+                return Ok((m, self.store.commit(), hold.unwrap_or(Dispatch::Test(me, id))));
+            }
+            let known = self.store.messages().recipient(tenant, to)?;
+            let today = now.date_naive();
+            if self.new_today.0 != today {
+                self.new_today = (today, 0);
+            }
+            // Contacts and numbers messaged before are "existing": only others are new.
+            let is_new = known.is_none() && contact.is_none();
+            if is_new && self.new_today.1 >= u64::from(self.tenant.effective_new_contacts()) {
+                return Err(EngineError::NewContactLimit { retry_after: secs_to_next_day(now) });
+            }
+            let i = self
+                .choose_phone(known.as_ref().and_then(|r| r.last_phone), now)
+                .ok_or(EngineError::NoPhoneAvailable)?;
+            let slot = &self.phones[i];
+            m.phone_id = Some(slot.rec.id);
+            m.from = Some(slot.rec.number.clone());
+            let sent = slot.sent_today + 1;
+            let new_count = self.new_today.1 + u64::from(is_new);
+            // Only what changed is written: a repeat recipient on its sticky phone costs no
+            // recipient or new-contact write (the send path is hot).
+            let recipient = (known.as_ref().and_then(|r| r.last_phone) != Some(slot.rec.id)).then(|| {
+                RecipientRecord { first_at: known.map_or(now, |r| r.first_at), last_phone: Some(slot.rec.id) }
+            });
+            let sent_key = sent_counter(slot.rec.id, today);
+            let new_key = is_new.then(|| format!("{NEW_CONTACTS}{today}"));
+            let mut counters = vec![(sent_key.as_str(), u64::from(sent))];
+            if let Some(k) = &new_key {
+                counters.push((k.as_str(), new_count));
+            }
+            self.store.accept_message(&m, recipient.as_ref().map(|r| (to, r)), &counters, idem)?;
+            self.phones[i].sent_today = sent;
+            self.new_today.1 = new_count;
+            let id = m.id;
+            Ok((m, self.store.commit(), hold.unwrap_or(Dispatch::Phone(self.phones[i].addr.clone(), id))))
+        })();
+        Box::pin(async move {
+            let (m, commit, dispatch) = res?;
+            commit.await?;
+            // Only what is on disk is handed on.
+            match dispatch {
+                Dispatch::Phone(addr, id) => addr.do_send(phone::Enqueue(id)),
+                Dispatch::Test(addr, id) => addr.do_send(CompleteTest(id)),
+                Dispatch::Hold(Some(s), at, tenant, id) => s.do_send(scheduler::Hold { at, tenant, id }),
+                Dispatch::Hold(None, ..) => {
+                    tracing::error!("no scheduler: a held message waits for a restart")
+                }
+                Dispatch::None => {}
+            }
+            Ok(m)
+        })
+    }
+}
+
+enum Dispatch {
+    Phone(Addr<PhoneActor>, Ulid),
+    Test(Addr<TenantActor>, Ulid),
+    /// Held by quiet hours or `send_at`.
+    Hold(Option<Addr<Scheduler>>, DateTime<Utc>, Ulid, Ulid),
+    /// An idempotent replay: already handed on the first time.
+    None,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_sticky_phone_wins_while_available_else_the_most_capacity_then_the_oldest() {
+        let (a, b, c) = (Ulid::from_parts(1, 1), Ulid::from_parts(2, 2), Ulid::from_parts(3, 3));
+        assert_eq!(choose_phone([(a, Some(5)), (b, Some(9)), (c, Some(1))], Some(c)), Some(2));
+        assert_eq!(choose_phone([(a, Some(5)), (b, Some(9)), (c, None)], Some(c)), Some(1));
+        assert_eq!(choose_phone([(a, Some(9)), (b, Some(9))], None), Some(0));
+        assert_eq!(choose_phone([(a, None), (b, None)], Some(a)), None);
+        assert_eq!(choose_phone([(a, Some(0)), (b, None)], None), Some(0));
+    }
+}

@@ -1,0 +1,117 @@
+//! The tenant's webhook endpoints: registration (URL vetted beforehand), the actor per endpoint,
+//! deletion, and manual retries of a delivery.
+
+use actix::prelude::*;
+use pigeon_storage::model::WebhookRecord;
+use ulid::Ulid;
+
+use super::TenantActor;
+use crate::durable::after_commit;
+use crate::error::Missing;
+use crate::webhook::{self, WebhookActor};
+use crate::{credentials, EngineError};
+
+/// Most webhooks per tenant.
+pub(crate) const MAX_WEBHOOKS: usize = 10;
+
+/// Register a webhook endpoint (its URL already vetted).
+#[derive(Message)]
+#[rtype(result = "Result<WebhookRecord, EngineError>")]
+pub(crate) struct CreateWebhook {
+    pub url: String,
+    pub events: Vec<String>,
+    pub secret: Option<String>,
+}
+
+impl TenantActor {
+    /// Starts an endpoint's actor and makes it known to the phones and the engine.
+    pub(crate) fn start_webhook(&self, w: WebhookRecord) -> Addr<WebhookActor> {
+        let (store, clock, hook, allow) =
+            (self.store.clone(), self.clock.clone(), w.clone(), self.allow_private);
+        // Built on its arbiter: the HTTP client it holds is not Send.
+        let addr = WebhookActor::start_in_arbiter(self.arbiters.for_id(w.id), move |_| {
+            WebhookActor::new(store, clock, hook, allow)
+        });
+        self.webhook_registry.write().unwrap().insert(w.id, addr.clone());
+        self.subs.add(w, addr.clone());
+        addr
+    }
+}
+
+impl Handler<CreateWebhook> for TenantActor {
+    type Result = ResponseFuture<Result<WebhookRecord, EngineError>>;
+
+    fn handle(&mut self, msg: CreateWebhook, _: &mut Self::Context) -> Self::Result {
+        let res = (|| {
+            if self.subs.list().len() >= MAX_WEBHOOKS {
+                return Err(EngineError::Validation(format!(
+                    "url: the tenant already has {MAX_WEBHOOKS} webhooks, the most allowed; delete one first"
+                )));
+            }
+            let w = WebhookRecord {
+                id: pigeon_storage::model::new_id(),
+                tenant_id: self.tenant.id,
+                url: msg.url,
+                events: msg.events,
+                secret: msg.secret.unwrap_or_else(|| credentials::generate("whsec_")),
+                created_at: self.clock.now(),
+            };
+            self.store.webhooks().put(&w)?;
+            self.start_webhook(w.clone());
+            Ok(w)
+        })();
+        after_commit(&self.store, res)
+    }
+}
+
+/// The tenant's webhooks, oldest first.
+#[derive(Message)]
+#[rtype(result = "Vec<WebhookRecord>")]
+pub(crate) struct ListWebhooks;
+
+impl Handler<ListWebhooks> for TenantActor {
+    type Result = MessageResult<ListWebhooks>;
+    fn handle(&mut self, _: ListWebhooks, _: &mut Self::Context) -> Self::Result {
+        MessageResult(self.subs.list())
+    }
+}
+
+/// Delete a webhook: no more deliveries to it (pending ones stop).
+#[derive(Message)]
+#[rtype(result = "Result<(), EngineError>")]
+pub(crate) struct DeleteWebhook(pub Ulid);
+
+impl Handler<DeleteWebhook> for TenantActor {
+    type Result = ResponseFuture<Result<(), EngineError>>;
+
+    fn handle(&mut self, msg: DeleteWebhook, _: &mut Self::Context) -> Self::Result {
+        let res = (|| {
+            let (w, addr) = self.subs.remove(msg.0).ok_or(EngineError::NotFound(Missing::Webhook))?;
+            self.webhook_registry.write().unwrap().remove(&w.id);
+            addr.do_send(webhook::Stop);
+            self.store.webhooks().delete(&w)?;
+            Ok(())
+        })();
+        after_commit(&self.store, res)
+    }
+}
+
+/// Start a new cycle of attempts for a finished delivery.
+#[derive(Message)]
+#[rtype(result = "Result<pigeon_storage::model::DeliveryRecord, EngineError>")]
+pub(crate) struct RetryDelivery {
+    pub webhook_id: Ulid,
+    pub delivery_id: Ulid,
+}
+
+impl Handler<RetryDelivery> for TenantActor {
+    type Result = ResponseFuture<Result<pigeon_storage::model::DeliveryRecord, EngineError>>;
+
+    fn handle(&mut self, msg: RetryDelivery, _: &mut Self::Context) -> Self::Result {
+        let addr = self.subs.addr(msg.webhook_id);
+        Box::pin(async move {
+            let addr = addr.ok_or(EngineError::NotFound(Missing::Webhook))?;
+            addr.send(webhook::Retry(msg.delivery_id)).await?
+        })
+    }
+}

@@ -1,0 +1,289 @@
+//! One endpoint's deliverer: signs each delivery, posts it, records every attempt, and retries on
+//! the 2/4/8 s schedule by the injectable clock. Manual retries start a new cycle.
+
+use std::collections::{BTreeSet, HashSet, VecDeque};
+use std::net::IpAddr;
+use std::time::{Duration, Instant};
+
+use actix::prelude::*;
+use actix_tls::connect::Resolver;
+use chrono::{DateTime, Utc};
+use futures_util::future::LocalBoxFuture;
+use pigeon_storage::model::{Attempt, DeliveryRecord, DeliveryState, WebhookRecord};
+use pigeon_storage::Store;
+use ulid::Ulid;
+
+use super::vet::{is_public, VettedResolver, PRIVATE_REFUSED};
+use super::{sign, ATTEMPT_TIMEOUT, BACKOFF, SIGNATURE_HEADER};
+use crate::clock::SharedClock;
+use crate::error::Missing;
+
+/// Requests in flight to one endpoint at most.
+const MAX_IN_FLIGHT: usize = 32;
+/// How often an endpoint's actor looks for retries that fell due (by the injectable clock).
+const TICK: Duration = Duration::from_millis(50);
+
+/// One endpoint's deliverer.
+pub struct WebhookActor {
+    store: Store,
+    clock: SharedClock,
+    hook: WebhookRecord,
+    allow_private: bool,
+    client: Option<awc::Client>,
+    /// Attempts to make now, oldest first.
+    ready: VecDeque<Ulid>,
+    /// Retries by due time.
+    due: BTreeSet<(DateTime<Utc>, Ulid)>,
+    in_flight: HashSet<Ulid>,
+}
+
+impl WebhookActor {
+    pub(crate) fn new(store: Store, clock: SharedClock, hook: WebhookRecord, allow_private: bool) -> Self {
+        Self {
+            store,
+            clock,
+            hook,
+            allow_private,
+            client: None,
+            ready: VecDeque::new(),
+            due: BTreeSet::new(),
+            in_flight: HashSet::new(),
+        }
+    }
+
+    fn load(&self, id: Ulid) -> Option<DeliveryRecord> {
+        self.store.webhooks().delivery(self.hook.tenant_id, self.hook.id, id).ok().flatten()
+    }
+
+    fn tick(&mut self, ctx: &mut Context<Self>) {
+        let now = self.clock.now();
+        while let Some(&(at, id)) = self.due.first() {
+            if at > now {
+                break;
+            }
+            self.due.pop_first();
+            self.ready.push_back(id);
+        }
+        self.pump(ctx);
+    }
+
+    fn schedule(&mut self, d: &DeliveryRecord) {
+        match d.next_attempt_at {
+            Some(at) if at > self.clock.now() => {
+                self.due.insert((at, d.id));
+            }
+            _ => self.ready.push_back(d.id),
+        }
+    }
+
+    fn pump(&mut self, ctx: &mut Context<Self>) {
+        while self.in_flight.len() < MAX_IN_FLIGHT {
+            let Some(id) = self.ready.pop_front() else { break };
+            if self.in_flight.contains(&id) {
+                continue;
+            }
+            let Some(d) = self.load(id).filter(|d| d.state == DeliveryState::Pending) else { continue };
+            self.in_flight.insert(id);
+            let at = self.clock.now();
+            let started = Instant::now();
+            let fut = self.attempt(d.payload.clone());
+            // In flight, the delivery is this actor's alone (a manual retry waits for the
+            // outcome), so the record goes along instead of being read again.
+            ctx.spawn(fut.into_actor(self).map(move |outcome, act, ctx| {
+                act.finish(d, at, started.elapsed(), outcome);
+                act.in_flight.remove(&id);
+                act.pump(ctx);
+            }));
+        }
+    }
+
+    /// One HTTP attempt: `(status, error kind, snippet)`.
+    fn attempt(
+        &self,
+        body: String,
+    ) -> LocalBoxFuture<'static, (Option<u16>, Option<String>, Option<String>)> {
+        let literal_private = self
+            .hook
+            .url
+            .parse::<awc::http::Uri>()
+            .ok()
+            .and_then(|u| u.host().map(|h| h.trim_start_matches('[').trim_end_matches(']').to_owned()))
+            .and_then(|h| h.parse::<IpAddr>().ok())
+            .is_some_and(|ip| !self.allow_private && !is_public(ip));
+        if literal_private {
+            return Box::pin(async { (None, Some(PRIVATE_REFUSED.to_string()), None) });
+        }
+        let client = self.client.clone().expect("started");
+        let req = client
+            .post(&self.hook.url)
+            .insert_header(("content-type", "application/json"))
+            .insert_header((SIGNATURE_HEADER, sign(&self.hook.secret, body.as_bytes())))
+            .insert_header(("user-agent", "pigeon-webhooks/0.1"));
+        Box::pin(async move {
+            match req.send_body(body).await {
+                Ok(mut res) => {
+                    let status = res.status().as_u16();
+                    let snippet = res.body().limit(64 * 1024).await.ok().map(|b| {
+                        let s = String::from_utf8_lossy(&b);
+                        s.chars().take(200).collect::<String>()
+                    });
+                    (Some(status), None, snippet.filter(|s| !s.is_empty()))
+                }
+                Err(e) => (None, Some(error_kind(&e)), None),
+            }
+        })
+    }
+
+    fn finish(
+        &mut self,
+        mut d: DeliveryRecord,
+        at: DateTime<Utc>,
+        took: Duration,
+        outcome: (Option<u16>, Option<String>, Option<String>),
+    ) {
+        let id = d.id;
+        let (status_code, error, response_snippet) = outcome;
+        let kind = match (&error, status_code.is_some_and(|s| (200..300).contains(&s))) {
+            (Some(kind), _) => kind.clone(),
+            (None, true) => "success".into(),
+            (None, false) => "http_error".into(),
+        };
+        metrics::counter!("pigeon_webhook_attempts_total", "outcome" => kind).increment(1);
+        d.attempts.push(Attempt {
+            at,
+            cycle: d.cycle,
+            status_code,
+            error,
+            duration_ms: took.as_millis() as u64,
+            response_snippet,
+        });
+        let ok = status_code.is_some_and(|s| (200..300).contains(&s));
+        let made = d.attempts.iter().filter(|a| a.cycle == d.cycle).count();
+        let now = self.clock.now();
+        if ok {
+            d.state = DeliveryState::Succeeded;
+            d.next_attempt_at = None;
+        } else if let Some(wait) = BACKOFF.get(made - 1) {
+            let next = now + chrono::Duration::from_std(*wait).expect("small");
+            d.next_attempt_at = Some(next);
+            self.due.insert((next, id));
+        } else {
+            d.state = DeliveryState::Failed;
+            d.next_attempt_at = None;
+        }
+        if let Err(e) = self.store.webhooks().put_delivery(&d) {
+            tracing::error!(error = %e, delivery_id = %id, "cannot record a webhook attempt");
+        }
+    }
+}
+
+fn error_kind(e: &awc::error::SendRequestError) -> String {
+    use awc::error::{ConnectError, SendRequestError as E};
+    match e {
+        E::Timeout => "timeout".into(),
+        E::Connect(ConnectError::Resolver(r)) if r.to_string() == PRIVATE_REFUSED => PRIVATE_REFUSED.into(),
+        E::Connect(ConnectError::Resolver(_)) => "dns".into(),
+        E::Connect(ConnectError::Timeout) => "timeout".into(),
+        E::Connect(ConnectError::SslIsNotSupported) => "tls".into(),
+        E::Connect(_) => "connect".into(),
+        _ => "request".into(),
+    }
+}
+
+impl Actor for WebhookActor {
+    type Context = Context<Self>;
+
+    fn started(&mut self, ctx: &mut Self::Context) {
+        let connector = awc::Connector::new()
+            .connector(
+                actix_tls::connect::Connector::new(Resolver::custom(VettedResolver {
+                    allow_private: self.allow_private,
+                }))
+                .service(),
+            )
+            .max_http_version(awc::http::Version::HTTP_11)
+            .timeout(ATTEMPT_TIMEOUT);
+        self.client = Some(
+            awc::Client::builder().connector(connector).disable_redirects().timeout(ATTEMPT_TIMEOUT).finish(),
+        );
+        ctx.run_interval(TICK, |act, ctx| act.tick(ctx));
+    }
+}
+
+/// A new delivery, already written.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub(crate) struct Deliver(pub Ulid);
+
+impl Handler<Deliver> for WebhookActor {
+    type Result = ();
+    fn handle(&mut self, msg: Deliver, ctx: &mut Self::Context) {
+        self.ready.push_back(msg.0);
+        self.pump(ctx);
+    }
+}
+
+/// Pending deliveries found at start-up: each resumes where its schedule stands.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub(crate) struct Resume(pub Vec<Ulid>);
+
+impl Handler<Resume> for WebhookActor {
+    type Result = ();
+    fn handle(&mut self, msg: Resume, ctx: &mut Self::Context) {
+        for id in msg.0 {
+            if let Some(d) = self.load(id).filter(|d| d.state == DeliveryState::Pending) {
+                self.schedule(&d);
+            }
+        }
+        self.pump(ctx);
+    }
+}
+
+/// Start a new cycle of attempts (the tenant's manual retry).
+#[derive(Message)]
+#[rtype(result = "Result<DeliveryRecord, crate::EngineError>")]
+pub(crate) struct Retry(pub Ulid);
+
+impl Handler<Retry> for WebhookActor {
+    type Result = Result<DeliveryRecord, crate::EngineError>;
+    fn handle(&mut self, msg: Retry, ctx: &mut Self::Context) -> Self::Result {
+        let mut d = self.load(msg.0).ok_or(crate::EngineError::NotFound(Missing::Delivery))?;
+        if d.state == DeliveryState::Pending {
+            return Err(crate::EngineError::InvalidTransition(
+                "state: the delivery is still pending; retry it once it has succeeded or failed".into(),
+            ));
+        }
+        d.cycle += 1;
+        d.state = DeliveryState::Pending;
+        d.next_attempt_at = Some(self.clock.now());
+        self.store.webhooks().put_delivery(&d)?;
+        self.ready.push_back(d.id);
+        self.pump(ctx);
+        Ok(d)
+    }
+}
+
+/// Deliveries not yet settled: ready, in flight or waiting for a retry.
+#[derive(Message)]
+#[rtype(result = "usize")]
+pub(crate) struct Depth;
+
+impl Handler<Depth> for WebhookActor {
+    type Result = usize;
+    fn handle(&mut self, _: Depth, _: &mut Self::Context) -> usize {
+        self.ready.len() + self.in_flight.len() + self.due.len()
+    }
+}
+
+/// The endpoint is deleted: stop.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub(crate) struct Stop;
+
+impl Handler<Stop> for WebhookActor {
+    type Result = ();
+    fn handle(&mut self, _: Stop, ctx: &mut Self::Context) {
+        ctx.stop();
+    }
+}

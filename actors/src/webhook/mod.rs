@@ -1,0 +1,28 @@
+//! Webhooks: events made from message state changes, one delivery per subscribed endpoint written
+//! before the change itself (the outbox), and one actor per endpoint that signs and sends them with
+//! the 2/4/8 s retry schedule. A slow or dead endpoint only ever occupies its own actor.
+//!
+//! Addresses are vetted twice: at registration and at every connection (a resolver that refuses
+//! private addresses, so DNS rebinding cannot slip a loopback address in after registration).
+
+mod actor;
+mod event;
+mod outbox;
+mod signature;
+mod vet;
+
+use std::time::Duration;
+
+pub(crate) use actor::{Depth, Resume, Retry, Stop, WebhookActor};
+pub use event::event_of;
+pub(crate) use outbox::write_with_events;
+pub use outbox::Subscribers;
+pub use signature::{sign, SIGNATURE_HEADER};
+pub use vet::{check_url, is_public};
+
+/// The events a webhook can subscribe to.
+pub const EVENTS: [&str; 3] = ["message.delivered", "message.failed", "message.received"];
+/// Waits before the 1st, 2nd and 3rd retry (spec "Retry policy").
+pub const BACKOFF: [Duration; 3] = [Duration::from_secs(2), Duration::from_secs(4), Duration::from_secs(8)];
+/// Per-attempt time-out.
+pub const ATTEMPT_TIMEOUT: Duration = Duration::from_secs(10);

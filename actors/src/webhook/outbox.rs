@@ -1,0 +1,102 @@
+//! The outbox: a state change's deliveries are written before the change itself, and handed to
+//! their endpoints' actors only once the change is written, so a recorded change always has its
+//! deliveries and every pending delivery has its `due` entry.
+
+use std::sync::{Arc, RwLock};
+
+use actix::prelude::*;
+use chrono::{DateTime, Utc};
+use pigeon_storage::model::{DeliveryRecord, DeliveryState, MessageRecord, WebhookRecord};
+use pigeon_storage::Store;
+use ulid::Ulid;
+
+use super::actor::{Deliver, WebhookActor};
+use super::event::{event_of, payload};
+
+/// A tenant's endpoints with their actors; shared by the tenant actor (writer) and its phone
+/// actors (readers), which emit events.
+#[derive(Clone, Default)]
+pub struct Subscribers(Arc<RwLock<Vec<Subscription>>>);
+
+/// An endpoint and the actor that delivers to it.
+type Subscription = (WebhookRecord, Addr<WebhookActor>);
+
+impl Subscribers {
+    pub(crate) fn add(&self, w: WebhookRecord, addr: Addr<WebhookActor>) {
+        self.0.write().unwrap().push((w, addr));
+    }
+
+    pub(crate) fn remove(&self, id: Ulid) -> Option<(WebhookRecord, Addr<WebhookActor>)> {
+        let mut v = self.0.write().unwrap();
+        let i = v.iter().position(|(w, _)| w.id == id)?;
+        Some(v.remove(i))
+    }
+
+    pub(crate) fn list(&self) -> Vec<WebhookRecord> {
+        self.0.read().unwrap().iter().map(|(w, _)| w.clone()).collect()
+    }
+
+    pub(crate) fn addr(&self, id: Ulid) -> Option<Addr<WebhookActor>> {
+        self.0.read().unwrap().iter().find(|(w, _)| w.id == id).map(|(_, a)| a.clone())
+    }
+
+    /// Writes one delivery per endpoint subscribed to the event `m`'s state makes. Call before
+    /// writing `m` itself, then [`Outbox::send`] once `m` is written.
+    pub(crate) fn emit(&self, store: &Store, m: &MessageRecord, now: DateTime<Utc>) -> Outbox {
+        let Some(event) = event_of(m) else { return Outbox(Vec::new()) };
+        let subs = self.0.read().unwrap();
+        if subs.iter().all(|(w, _)| !w.events.iter().any(|e| e == event)) {
+            return Outbox(Vec::new());
+        }
+        let event_id = pigeon_storage::model::new_id();
+        let body = payload(event, event_id, m, now);
+        let mut out = Vec::new();
+        for (w, addr) in subs.iter().filter(|(w, _)| w.events.iter().any(|e| e == event)) {
+            let d = DeliveryRecord {
+                id: pigeon_storage::model::new_id(),
+                tenant_id: m.tenant_id,
+                webhook_id: w.id,
+                event_id,
+                event: event.into(),
+                payload: body.clone(),
+                state: DeliveryState::Pending,
+                cycle: 0,
+                attempts: Vec::new(),
+                next_attempt_at: Some(now),
+                created_at: now,
+            };
+            match store.webhooks().put_delivery(&d) {
+                Ok(()) => out.push((addr.clone(), d.id)),
+                Err(e) => tracing::error!(error = %e, "cannot write a webhook delivery"),
+            }
+        }
+        Outbox(out)
+    }
+}
+
+/// Writes a message's new state with the deliveries it causes (deliveries first: the outbox rule),
+/// then hands them to their endpoints.
+pub(crate) fn write_with_events(
+    store: &Store,
+    subs: &Subscribers,
+    m: &MessageRecord,
+    now: DateTime<Utc>,
+) -> Result<(), pigeon_storage::StoreError> {
+    let outbox = subs.emit(store, m, now);
+    store.messages().put(m)?;
+    outbox.send();
+    Ok(())
+}
+
+/// Deliveries written and waiting to be handed to their endpoints' actors.
+#[must_use]
+pub(crate) struct Outbox(Vec<(Addr<WebhookActor>, Ulid)>);
+
+impl Outbox {
+    /// Hands the deliveries on; call once the state change that made them is written.
+    pub(crate) fn send(self) {
+        for (addr, id) in self.0 {
+            addr.do_send(Deliver(id));
+        }
+    }
+}

@@ -1,0 +1,144 @@
+//! Messages and what the send path keeps beside them: recipients and idempotency keys.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use ulid::Ulid;
+
+/// Which way a message went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Direction {
+    /// Tenant to recipient.
+    Outbound,
+    /// Recipient to tenant.
+    Inbound,
+}
+
+/// Where a message stands (DESIGN "Message statuses").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MessageStatus {
+    /// Accepted, waiting for its phone.
+    Queued,
+    /// Leased to a phone.
+    Sending,
+    /// The phone sent it.
+    Sent,
+    /// The recipient got it.
+    Delivered,
+    /// It will not arrive; see `failure_reason`.
+    Failed,
+    /// Cancelled before a phone took it.
+    Cancelled,
+    /// An inbound text.
+    Received,
+}
+
+impl MessageStatus {
+    /// Still waiting for or held by a phone.
+    pub fn is_pending(self) -> bool {
+        matches!(self, MessageStatus::Queued | MessageStatus::Sending)
+    }
+}
+
+/// Requested or used channel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Channel {
+    /// iMessage when the number has it, else SMS.
+    Auto,
+    /// iMessage.
+    Imessage,
+    /// SMS.
+    Sms,
+}
+
+/// A phone's hold on a message: if not answered by `until`, it goes back to the queue.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Lease {
+    /// The job id the agent saw.
+    pub job_id: Ulid,
+    /// Expiry.
+    #[serde(with = "crate::ts")]
+    pub until: DateTime<Utc>,
+}
+
+/// A message, outbound or inbound.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MessageRecord {
+    /// Message id.
+    pub id: Ulid,
+    /// Owner.
+    pub tenant_id: Ulid,
+    /// Outbound or inbound.
+    pub direction: Direction,
+    /// Current status.
+    pub status: MessageStatus,
+    /// Recipient (outbound) or the tenant's phone (inbound).
+    pub to: String,
+    /// The tenant's phone (outbound) or the sender (inbound).
+    pub from: Option<String>,
+    /// The phone that holds or handled it.
+    pub phone_id: Option<Ulid>,
+    /// Requested channel.
+    pub channel: Channel,
+    /// Channel the phone used.
+    pub channel_used: Option<Channel>,
+    /// Text.
+    pub body: String,
+    /// Template used, if any.
+    pub template: Option<String>,
+    /// Campaign, if any.
+    pub campaign_id: Option<Ulid>,
+    /// Sent with a test key: never reaches a phone.
+    pub test: bool,
+    /// Acceptance time.
+    #[serde(with = "crate::ts")]
+    pub created_at: DateTime<Utc>,
+    /// Held until then.
+    #[serde(with = "crate::ts::option")]
+    pub scheduled_at: Option<DateTime<Utc>>,
+    /// When the phone sent it.
+    #[serde(with = "crate::ts::option")]
+    pub sent_at: Option<DateTime<Utc>>,
+    /// When it was delivered.
+    #[serde(with = "crate::ts::option")]
+    pub delivered_at: Option<DateTime<Utc>>,
+    /// When it failed.
+    #[serde(with = "crate::ts::option")]
+    pub failed_at: Option<DateTime<Utc>>,
+    /// Carrier-level detail of a failure.
+    pub failure_reason: Option<String>,
+    /// Stable code of a failure.
+    pub error_code: Option<String>,
+    /// The agent's lease while `sending`.
+    pub lease: Option<Lease>,
+    /// Held by the scheduler until `scheduled_at` (quiet hours or `send_at`); no phone has it yet.
+    #[serde(default)]
+    pub held: bool,
+    /// Set when quiet hours moved it: `QUIET_HOURS`.
+    #[serde(default)]
+    pub notice: Option<String>,
+}
+
+/// What the tenant knows of a number it has messaged.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecipientRecord {
+    /// First message to it.
+    #[serde(with = "crate::ts")]
+    pub first_at: DateTime<Utc>,
+    /// Phone that served it last (sticky sender).
+    pub last_phone: Option<Ulid>,
+}
+
+/// The first answer given to an `Idempotency-Key`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IdempotencyRecord {
+    /// SHA-256 (hex) of the request it answered.
+    pub fingerprint: String,
+    /// The message that request created.
+    pub message_id: Ulid,
+    /// When; keys are honoured for 24 hours.
+    #[serde(with = "crate::ts")]
+    pub created_at: DateTime<Utc>,
+}

@@ -1,0 +1,109 @@
+//! Campaigns, each campaign's resolved recipient list (numbered from 0, so a runner resumes by
+//! position) and the messages it made (for its counts).
+
+use ulid::Ulid;
+
+use super::{decode, encode, get_of, page, tkey, ulid_at};
+use crate::model::{CampaignRecord, CampaignStatus};
+use crate::StoreError;
+
+/// The `campaigns`, `campaign_recipients` and `campaign_messages` trees.
+pub struct Campaigns {
+    campaigns: sled::Tree,
+    recipients: sled::Tree,
+    messages: sled::Tree,
+}
+
+/// Recipients written per sled batch.
+const RECIPIENT_BATCH: usize = 10_000;
+
+impl Campaigns {
+    pub(super) fn open(db: &sled::Db) -> Result<Self, StoreError> {
+        Ok(Self {
+            campaigns: db.open_tree("campaigns")?,
+            recipients: db.open_tree("campaign_recipients")?,
+            messages: db.open_tree("campaign_messages")?,
+        })
+    }
+
+    /// Writes a campaign. Follow with [`super::Store::commit`] when the change must last.
+    pub fn put(&self, c: &CampaignRecord) -> Result<(), StoreError> {
+        self.campaigns.insert(tkey(c.tenant_id, &c.id.to_bytes()), encode(c))?;
+        Ok(())
+    }
+
+    /// A campaign by id.
+    pub fn get(&self, tenant: Ulid, id: Ulid) -> Result<Option<CampaignRecord>, StoreError> {
+        get_of(&self.campaigns, "campaigns", tenant, id)
+    }
+
+    /// A tenant's campaigns in creation order after `after`.
+    pub fn page(
+        &self,
+        tenant: Ulid,
+        after: Option<Ulid>,
+        limit: usize,
+    ) -> Result<Vec<CampaignRecord>, StoreError> {
+        page(&self.campaigns, "campaigns", &tenant.to_bytes(), after, limit)
+    }
+
+    /// Every running campaign of every tenant (resumed at start-up).
+    pub fn running(&self) -> Result<Vec<CampaignRecord>, StoreError> {
+        let mut out = Vec::new();
+        for kv in self.campaigns.iter() {
+            let c: CampaignRecord = decode("campaigns", &kv?.1)?;
+            if c.status == CampaignStatus::Running {
+                out.push(c);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Stores a campaign's resolved recipients, numbered from 0, in batches.
+    pub fn put_recipients(&self, tenant: Ulid, campaign: Ulid, phones: &[String]) -> Result<(), StoreError> {
+        for (n, chunk) in phones.chunks(RECIPIENT_BATCH).enumerate() {
+            let mut batch = sled::Batch::default();
+            for (j, p) in chunk.iter().enumerate() {
+                let i = (n * RECIPIENT_BATCH + j) as u64;
+                let mut k = tkey(tenant, &campaign.to_bytes());
+                k.extend_from_slice(&i.to_be_bytes());
+                batch.insert(k, p.as_bytes());
+            }
+            self.recipients.apply_batch(batch)?;
+        }
+        Ok(())
+    }
+
+    /// Recipients `from..from+n` of a campaign.
+    pub fn recipients(
+        &self,
+        tenant: Ulid,
+        campaign: Ulid,
+        from: u64,
+        n: usize,
+    ) -> Result<Vec<String>, StoreError> {
+        let prefix = tkey(tenant, &campaign.to_bytes());
+        let mut start = prefix.clone();
+        start.extend_from_slice(&from.to_be_bytes());
+        self.recipients
+            .range(start..)
+            .take_while(|kv| kv.as_ref().map_or(true, |(k, _)| k.starts_with(&prefix)))
+            .take(n)
+            .map(|kv| Ok(String::from_utf8_lossy(&kv?.1).into_owned()))
+            .collect()
+    }
+
+    /// Links a message to its campaign (for the campaign's counts).
+    pub fn link_message(&self, tenant: Ulid, campaign: Ulid, message: Ulid) -> Result<(), StoreError> {
+        let mut k = tkey(tenant, &campaign.to_bytes());
+        k.extend_from_slice(&message.to_bytes());
+        self.messages.insert(k, &[])?;
+        Ok(())
+    }
+
+    /// The ids of the messages a campaign made, oldest first.
+    pub fn message_ids(&self, tenant: Ulid, campaign: Ulid) -> Result<Vec<Ulid>, StoreError> {
+        let prefix = tkey(tenant, &campaign.to_bytes());
+        self.messages.scan_prefix(&prefix).keys().map(|k| Ok(ulid_at(&k?[32..]))).collect()
+    }
+}

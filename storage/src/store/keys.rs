@@ -1,0 +1,86 @@
+//! API keys: the records (under their tenant), the credential index (hash → key, for
+//! authentication before the tenant is known) and the id index (key id → tenant, for the
+//! operator's calls that name only the key). A revoked key leaves the credential index.
+
+use sled::transaction::{ConflictableTransactionError as Cte, TransactionalTree};
+use sled::Transactional;
+use ulid::Ulid;
+
+use super::{all_of, encode, hash_index, owner_pair, tkey, ulid_value};
+use crate::model::ApiKeyRecord;
+use crate::StoreError;
+
+/// Where a credential hash points: the key and its tenant. The caller must still compare the
+/// full hash.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KeyLocation {
+    /// The tenant owning the key.
+    pub tenant_id: Ulid,
+    /// The key.
+    pub key_id: Ulid,
+}
+
+/// The `keys`, `key_hashes` and `key_ids` trees.
+pub struct Keys {
+    keys: sled::Tree,
+    key_hashes: sled::Tree,
+    key_ids: sled::Tree,
+}
+
+impl Keys {
+    pub(super) fn open(db: &sled::Db) -> Result<Self, StoreError> {
+        Ok(Self {
+            keys: db.open_tree("keys")?,
+            key_hashes: db.open_tree("key_hashes")?,
+            key_ids: db.open_tree("key_ids")?,
+        })
+    }
+
+    pub(super) fn trees(&self) -> (&sled::Tree, &sled::Tree, &sled::Tree) {
+        (&self.keys, &self.key_hashes, &self.key_ids)
+    }
+
+    /// One key and both its indexes, inside a transaction over [`Keys::trees`].
+    pub(super) fn put_in(
+        keys: &TransactionalTree,
+        hashes: &TransactionalTree,
+        ids: &TransactionalTree,
+        k: &ApiKeyRecord,
+    ) -> Result<(), Cte<StoreError>> {
+        let rk = tkey(k.tenant_id, &k.id.to_bytes());
+        keys.insert(rk.clone(), encode(k))?;
+        ids.insert(&k.id.to_bytes(), &k.tenant_id.to_bytes())?;
+        let hk = hash_index(&k.hash).expect("stored hashes are full SHA-256 hex");
+        if k.revoked_at.is_some() {
+            hashes.remove(hk)?;
+        } else {
+            hashes.insert(hk, rk)?;
+        }
+        Ok(())
+    }
+
+    /// Writes a key and keeps both indexes in step: a revoked key leaves the credential index, so
+    /// it can never authenticate again. Follow with [`super::Store::commit`] when the change must
+    /// last.
+    pub fn put(&self, k: &ApiKeyRecord) -> Result<(), StoreError> {
+        (&self.keys, &self.key_hashes, &self.key_ids)
+            .transaction(|(kt, kh, ki)| Self::put_in(kt, kh, ki, k))
+            .map_err(StoreError::from)
+    }
+
+    /// Every key of a tenant, revoked ones included, in creation order.
+    pub fn of(&self, tenant: Ulid) -> Result<Vec<ApiKeyRecord>, StoreError> {
+        all_of(&self.keys, "keys", tenant)
+    }
+
+    /// Where a credential hash (hex) may belong.
+    pub fn by_hash(&self, hash_hex: &str) -> Result<Option<KeyLocation>, StoreError> {
+        let Some(k) = hash_index(hash_hex) else { return Ok(None) };
+        Ok(owner_pair(self.key_hashes.get(k)?).map(|(tenant_id, key_id)| KeyLocation { tenant_id, key_id }))
+    }
+
+    /// The tenant owning a key id, for the operator's key calls.
+    pub fn owner(&self, key_id: Ulid) -> Result<Option<Ulid>, StoreError> {
+        Ok(ulid_value(self.key_ids.get(key_id.to_bytes())?))
+    }
+}

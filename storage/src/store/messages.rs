@@ -1,0 +1,204 @@
+//! Messages and what the send path writes beside them: the recipient's record, the idempotency
+//! key, and the two work lists a restart resumes from: `pending` (phone → messages it still
+//! owes, in acceptance order) and `schedule` (held messages by release time).
+
+use std::ops::Bound;
+
+use chrono::{DateTime, Utc};
+use ulid::Ulid;
+
+use super::{decode, encode, get_of, tkey, ulid_at};
+use crate::model::{IdempotencyRecord, MessageRecord, RecipientRecord};
+use crate::StoreError;
+
+/// A unit of pending work found at start-up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PendingWork {
+    /// The phone that owes it; `None` for a test message.
+    pub phone_id: Option<Ulid>,
+    /// Owner.
+    pub tenant_id: Ulid,
+    /// Message.
+    pub message_id: Ulid,
+}
+
+/// A held message on the schedule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct HeldMessage {
+    /// When it is released (to the millisecond).
+    pub at: DateTime<Utc>,
+    /// Owner.
+    pub tenant_id: Ulid,
+    /// Message.
+    pub message_id: Ulid,
+}
+
+/// The `messages`, `pending`, `schedule`, `recipients` and `idempotency` trees.
+pub struct Messages {
+    messages: sled::Tree,
+    pending: sled::Tree,
+    schedule: sled::Tree,
+    recipients: sled::Tree,
+    idempotency: sled::Tree,
+}
+
+/// The `pending` key of a message: its phone (nil for test messages) then its id, so each phone's
+/// work is one range in acceptance order.
+fn pending_key(phone: Option<Ulid>, id: Ulid) -> [u8; 32] {
+    let mut k = [0u8; 32];
+    k[..16].copy_from_slice(&phone.unwrap_or(Ulid::nil()).to_bytes());
+    k[16..].copy_from_slice(&id.to_bytes());
+    k
+}
+
+/// The `schedule` key of a held message: release time (ms, big-endian), tenant, id, so the tree
+/// reads in release order.
+fn schedule_key(m: &MessageRecord) -> Option<[u8; 40]> {
+    let at = m.scheduled_at?.timestamp_millis().max(0) as u64;
+    let mut k = [0u8; 40];
+    k[..8].copy_from_slice(&at.to_be_bytes());
+    k[8..24].copy_from_slice(&m.tenant_id.to_bytes());
+    k[24..].copy_from_slice(&m.id.to_bytes());
+    Some(k)
+}
+
+impl Messages {
+    pub(super) fn open(db: &sled::Db) -> Result<Self, StoreError> {
+        Ok(Self {
+            messages: db.open_tree("messages")?,
+            pending: db.open_tree("pending")?,
+            schedule: db.open_tree("schedule")?,
+            recipients: db.open_tree("recipients")?,
+            idempotency: db.open_tree("idempotency")?,
+        })
+    }
+
+    /// Writes a newly accepted message after what it changes (the recipient's record, the
+    /// idempotency key, its work list entry): the message record comes last and is the commit
+    /// point. See [`super::Store::accept_message`], the one caller.
+    pub(super) fn accept(
+        &self,
+        m: &MessageRecord,
+        recipient: Option<(&str, &RecipientRecord)>,
+        idempotency: Option<(&str, &IdempotencyRecord)>,
+    ) -> Result<(), StoreError> {
+        if let Some((number, r)) = recipient {
+            self.recipients.insert(tkey(m.tenant_id, number.as_bytes()), encode(r))?;
+        }
+        if let Some((key, r)) = idempotency {
+            self.idempotency.insert(tkey(m.tenant_id, key.as_bytes()), encode(r))?;
+        }
+        if m.held {
+            if let Some(k) = schedule_key(m) {
+                self.schedule.insert(k, &[])?;
+            }
+        } else if m.status.is_pending() {
+            self.pending.insert(pending_key(m.phone_id, m.id), &m.tenant_id.to_bytes())?;
+        }
+        self.messages.insert(tkey(m.tenant_id, &m.id.to_bytes()), encode(m))?;
+        Ok(())
+    }
+
+    /// Writes a message's new state; the pending index follows its status. The record goes first:
+    /// a crash in between leaves a stale `pending` entry (dropped at recovery), never a pending
+    /// message missing from the index.
+    pub fn put(&self, m: &MessageRecord) -> Result<(), StoreError> {
+        // A released message enters `pending` before its record says so, and leaves `schedule`
+        // after: a crash in between leaves it findable in both lists, never in neither.
+        let owed_by_phone = m.status.is_pending() && !m.held;
+        let pk = pending_key(m.phone_id, m.id);
+        if owed_by_phone {
+            self.pending.insert(pk, &m.tenant_id.to_bytes())?;
+        }
+        self.messages.insert(tkey(m.tenant_id, &m.id.to_bytes()), encode(m))?;
+        if !owed_by_phone {
+            self.pending.remove(pk)?;
+        }
+        if !m.held {
+            if let Some(k) = schedule_key(m) {
+                self.schedule.remove(k)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// One message of a tenant.
+    pub fn get(&self, tenant: Ulid, id: Ulid) -> Result<Option<MessageRecord>, StoreError> {
+        get_of(&self.messages, "messages", tenant, id)
+    }
+
+    /// A tenant's messages in acceptance order after `after`, those `keep` accepts, at most `limit`.
+    pub fn page(
+        &self,
+        tenant: Ulid,
+        after: Option<Ulid>,
+        limit: usize,
+        keep: impl Fn(&MessageRecord) -> bool,
+    ) -> Result<Vec<MessageRecord>, StoreError> {
+        let start = match after {
+            Some(a) => Bound::Excluded(tkey(tenant, &a.to_bytes())),
+            None => Bound::Included(tkey(tenant, &[])),
+        };
+        let end = match u128::from(tenant).checked_add(1) {
+            Some(next) => Bound::Excluded(Ulid::from(next).to_bytes().to_vec()),
+            None => Bound::Unbounded,
+        };
+        let mut out = Vec::new();
+        for kv in self.messages.range::<Vec<u8>, _>((start, end)) {
+            let m: MessageRecord = decode("messages", &kv?.1)?;
+            if keep(&m) {
+                out.push(m);
+                if out.len() >= limit {
+                    break;
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Every message still owed by a phone (or a test completion), phone by phone, oldest first.
+    pub fn pending(&self) -> Result<Vec<PendingWork>, StoreError> {
+        self.pending
+            .iter()
+            .map(|kv| {
+                let (k, v) = kv?;
+                let phone = ulid_at(&k);
+                Ok(PendingWork {
+                    phone_id: (!phone.is_nil()).then_some(phone),
+                    tenant_id: ulid_at(&v),
+                    message_id: ulid_at(&k[16..]),
+                })
+            })
+            .collect()
+    }
+
+    /// Drops a `pending` entry whose message is gone or finished (found at recovery).
+    pub fn drop_pending(&self, w: &PendingWork) -> Result<(), StoreError> {
+        self.pending.remove(pending_key(w.phone_id, w.message_id))?;
+        Ok(())
+    }
+
+    /// Every held message, earliest release first.
+    pub fn scheduled(&self) -> Result<Vec<HeldMessage>, StoreError> {
+        self.schedule
+            .iter()
+            .keys()
+            .map(|k| {
+                let k = k?;
+                let ms = u64::from_be_bytes(k[..8].try_into().expect("8 bytes")) as i64;
+                let at = DateTime::from_timestamp_millis(ms).unwrap_or_default();
+                Ok(HeldMessage { at, tenant_id: ulid_at(&k[8..]), message_id: ulid_at(&k[24..]) })
+            })
+            .collect()
+    }
+
+    /// What the tenant knows of a number, if it has messaged it.
+    pub fn recipient(&self, tenant: Ulid, number: &str) -> Result<Option<RecipientRecord>, StoreError> {
+        self.recipients.get(tkey(tenant, number.as_bytes()))?.map(|v| decode("recipients", &v)).transpose()
+    }
+
+    /// The first answer given to an idempotency key of a tenant, if any.
+    pub fn idempotency(&self, tenant: Ulid, key: &str) -> Result<Option<IdempotencyRecord>, StoreError> {
+        self.idempotency.get(tkey(tenant, key.as_bytes()))?.map(|v| decode("idempotency", &v)).transpose()
+    }
+}

@@ -1,0 +1,42 @@
+//! Node-wide settings that are not a tenant's: the operator token's hash and the demo marker.
+
+use ulid::Ulid;
+
+use super::ulid_value;
+use crate::StoreError;
+
+const ADMIN_TOKEN_HASH: &[u8] = b"admin_token_sha256";
+const DEMO_TENANT: &[u8] = b"demo_tenant";
+
+/// The `meta` tree.
+pub struct Meta {
+    meta: sled::Tree,
+}
+
+impl Meta {
+    pub(super) fn open(db: &sled::Db) -> Result<Self, StoreError> {
+        Ok(Self { meta: db.open_tree("meta")? })
+    }
+
+    /// The SHA-256 (hex) of the operator token, once one has been set.
+    pub fn admin_token_hash(&self) -> Result<Option<String>, StoreError> {
+        Ok(self.meta.get(ADMIN_TOKEN_HASH)?.map(|v| String::from_utf8_lossy(&v).into_owned()))
+    }
+
+    /// Replaces the operator token's hash. Follow with [`super::Store::commit`].
+    pub fn set_admin_token_hash(&self, hash_hex: &str) -> Result<(), StoreError> {
+        self.meta.insert(ADMIN_TOKEN_HASH, hash_hex.as_bytes())?;
+        Ok(())
+    }
+
+    /// The demo tenant made by `serve --demo`, once.
+    pub fn demo_tenant(&self) -> Result<Option<Ulid>, StoreError> {
+        Ok(ulid_value(self.meta.get(DEMO_TENANT)?))
+    }
+
+    /// Marks the demo tenant as made. Follow with [`super::Store::commit`].
+    pub fn set_demo_tenant(&self, id: Ulid) -> Result<(), StoreError> {
+        self.meta.insert(DEMO_TENANT, &id.to_bytes())?;
+        Ok(())
+    }
+}

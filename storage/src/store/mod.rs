@@ -1,0 +1,304 @@
+//! The store: sled opened once, a group committer, and one type per family of trees. Every record
+//! a tenant owns is keyed `tenant id (16 bytes) ++ record key`, so a tenant's data is one
+//! contiguous range and no lookup can cross tenants by accident; every tenant-owned read takes the
+//! tenant id. The global trees are the exception and hold no tenant data: credential and id
+//! indexes (credential or id → owner, needed to find a tenant before we know it) and the work
+//! lists a restart resumes from (`pending`, `schedule`, `due`).
+
+mod campaigns;
+mod keys;
+mod messages;
+mod meta;
+mod numbers;
+mod phones;
+mod records;
+mod tenants;
+mod webhooks;
+
+use std::ops::Bound;
+use std::path::Path;
+use std::sync::Arc;
+
+use serde::{de::DeserializeOwned, Serialize};
+use ulid::Ulid;
+
+use crate::commit::{CommitStats, Committer};
+use crate::StoreError;
+
+pub use campaigns::Campaigns;
+pub use keys::{KeyLocation, Keys};
+pub use messages::{HeldMessage, Messages, PendingWork};
+pub use meta::Meta;
+pub use numbers::Numbers;
+pub use phones::{PhoneLocation, Phones};
+pub use records::{Contacts, Indexed, Templates, Unique};
+pub use tenants::Tenants;
+pub use webhooks::{DueDelivery, Webhooks};
+
+/// Handle to the store; cheap to clone, shared by every actor.
+#[derive(Clone)]
+pub struct Store {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    db: sled::Db,
+    meta: Meta,
+    tenants: Tenants,
+    keys: Keys,
+    phones: Phones,
+    messages: Messages,
+    numbers: Numbers,
+    webhooks: Webhooks,
+    templates: Templates,
+    contacts: Contacts,
+    campaigns: Campaigns,
+    committer: Committer,
+}
+
+/// sled's page cache, in MiB, unless the operator sets another size.
+pub const DEFAULT_CACHE_MB: u64 = 64;
+
+impl Store {
+    /// Opens (or creates) the store in `dir` with the default cache and starts its committer.
+    pub fn open(dir: &Path) -> Result<Self, StoreError> {
+        Self::open_with_cache(dir, DEFAULT_CACHE_MB)
+    }
+
+    /// Opens the store with a page cache of `cache_mb` MiB. The cache is most of the server's
+    /// memory: reads of recent records (a message's phone and webhook steps) hit it, older ones
+    /// go to disk.
+    pub fn open_with_cache(dir: &Path, cache_mb: u64) -> Result<Self, StoreError> {
+        let db = sled::Config::new()
+            .path(dir)
+            .cache_capacity(cache_mb.max(1) * 1024 * 1024)
+            .flush_every_ms(Some(500))
+            .open()?;
+        let committer = Committer::start(db.clone())
+            .map_err(|e| StoreError::Flush(format!("cannot start committer: {e}")))?;
+        Ok(Self {
+            inner: Arc::new(Inner {
+                meta: Meta::open(&db)?,
+                tenants: Tenants::open(&db)?,
+                keys: Keys::open(&db)?,
+                phones: Phones::open(&db)?,
+                messages: Messages::open(&db)?,
+                numbers: Numbers::open(&db)?,
+                webhooks: Webhooks::open(&db)?,
+                templates: Templates::open(&db, "templates", "template_names")?,
+                contacts: Contacts::open(&db, "contacts", "contact_phones")?,
+                campaigns: Campaigns::open(&db)?,
+                db,
+                committer,
+            }),
+        })
+    }
+
+    /// Waits until every write made before this call is on disk, sharing the flush with every
+    /// other writer waiting at the same time. Call it after the write, before answering 2xx.
+    pub fn commit(&self) -> impl std::future::Future<Output = Result<(), StoreError>> + Send + 'static {
+        self.inner.committer.commit()
+    }
+
+    /// Flushes on the caller's thread without sharing: one fsync per call. Only the benchmark uses
+    /// it, to show what group commit saves.
+    pub fn flush_unshared(&self) -> Result<(), StoreError> {
+        self.inner.db.flush()?;
+        Ok(())
+    }
+
+    /// How many flushes served how many commits so far.
+    pub fn commit_stats(&self) -> CommitStats {
+        self.inner.committer.stats()
+    }
+
+    /// True while the database answers reads.
+    pub fn is_healthy(&self) -> bool {
+        self.inner.meta.admin_token_hash().is_ok()
+    }
+
+    /// Bytes the store takes on disk.
+    pub fn size_on_disk(&self) -> u64 {
+        self.inner.db.size_on_disk().unwrap_or(0)
+    }
+
+    /// The operator token and the demo marker.
+    pub fn meta(&self) -> &Meta {
+        &self.inner.meta
+    }
+
+    /// Tenants and their counters.
+    pub fn tenants(&self) -> &Tenants {
+        &self.inner.tenants
+    }
+
+    /// API keys and their credential index.
+    pub fn keys(&self) -> &Keys {
+        &self.inner.keys
+    }
+
+    /// Phones and their id and agent-token indexes.
+    pub fn phones(&self) -> &Phones {
+        &self.inner.phones
+    }
+
+    /// Messages, the work lists that follow them, recipients and idempotency keys.
+    pub fn messages(&self) -> &Messages {
+        &self.inner.messages
+    }
+
+    /// What is known of numbers: opt-outs and detection answers.
+    pub fn numbers(&self) -> &Numbers {
+        &self.inner.numbers
+    }
+
+    /// Webhooks, their deliveries and the `due` work list.
+    pub fn webhooks(&self) -> &Webhooks {
+        &self.inner.webhooks
+    }
+
+    /// Templates, unique by name.
+    pub fn templates(&self) -> &Templates {
+        &self.inner.templates
+    }
+
+    /// Contacts, unique by phone.
+    pub fn contacts(&self) -> &Contacts {
+        &self.inner.contacts
+    }
+
+    /// Campaigns, their recipient lists and the messages they made.
+    pub fn campaigns(&self) -> &Campaigns {
+        &self.inner.campaigns
+    }
+
+    /// Writes a newly accepted message with what it changes (the recipient's record, counters,
+    /// the idempotency key). Follow with [`Store::commit`] before answering 202.
+    ///
+    /// Hot path, so no sled transaction (each one makes sled write out a buffer of its own): the
+    /// writes go in an order where the message record comes last and is the commit point. sled
+    /// recovers a prefix of the log, so a crash can leave the side records without the message
+    /// (a stale `pending` entry, which recovery drops; a counter one too high), never the message
+    /// without its `pending` entry.
+    pub fn accept_message(
+        &self,
+        m: &crate::model::MessageRecord,
+        recipient: Option<(&str, &crate::model::RecipientRecord)>,
+        counters: &[(&str, u64)],
+        idempotency: Option<(&str, &crate::model::IdempotencyRecord)>,
+    ) -> Result<(), StoreError> {
+        for (name, value) in counters {
+            self.inner.tenants.set_counter(m.tenant_id, name, *value)?;
+        }
+        self.inner.messages.accept(m, recipient, idempotency)
+    }
+
+    /// The messages a campaign made, oldest first.
+    pub fn campaign_messages(
+        &self,
+        tenant: Ulid,
+        campaign: Ulid,
+    ) -> Result<Vec<crate::model::MessageRecord>, StoreError> {
+        let mut out = Vec::new();
+        for id in self.inner.campaigns.message_ids(tenant, campaign)? {
+            out.extend(self.inner.messages.get(tenant, id)?);
+        }
+        Ok(out)
+    }
+
+    /// Writes a new tenant and its first keys atomically. Follow with [`Store::commit`].
+    pub fn create_tenant(
+        &self,
+        t: &crate::model::TenantRecord,
+        keys: &[crate::model::ApiKeyRecord],
+    ) -> Result<(), StoreError> {
+        self.inner.tenants.create(t, &self.inner.keys, keys)
+    }
+}
+
+/// `tenant ++ rest`: the key of a tenant-owned record.
+pub(crate) fn tkey(tenant: Ulid, rest: &[u8]) -> Vec<u8> {
+    let mut k = Vec::with_capacity(16 + rest.len());
+    k.extend_from_slice(&tenant.to_bytes());
+    k.extend_from_slice(rest);
+    k
+}
+
+pub(crate) fn encode<T: Serialize>(v: &T) -> Vec<u8> {
+    serde_json::to_vec(v).expect("records always serialize")
+}
+
+pub(crate) fn decode<T: DeserializeOwned>(tree: &'static str, bytes: &[u8]) -> Result<T, StoreError> {
+    serde_json::from_slice(bytes).map_err(|source| StoreError::Decode { tree, source })
+}
+
+/// The id in the 16 bytes at the start of `bytes`.
+pub(crate) fn ulid_at(bytes: &[u8]) -> Ulid {
+    let mut b = [0u8; 16];
+    b.copy_from_slice(&bytes[..16]);
+    Ulid::from_bytes(b)
+}
+
+/// The id a 16-byte index value names, if it is one.
+pub(crate) fn ulid_value(v: Option<sled::IVec>) -> Option<Ulid> {
+    v.filter(|v| v.len() == 16).map(|v| ulid_at(&v))
+}
+
+/// How many leading hex characters of a credential's SHA-256 index it. The full hash is
+/// compared, in constant time, by the engine after the lookup.
+pub(crate) const HASH_INDEX_LEN: usize = 32;
+
+/// The index key of a credential hash (hex); `None` for a string too short to be one.
+pub(crate) fn hash_index(hash_hex: &str) -> Option<&[u8]> {
+    hash_hex.as_bytes().get(..HASH_INDEX_LEN)
+}
+
+/// A 32-byte index value `tenant ++ id` as the pair it names.
+pub(crate) fn owner_pair(v: Option<sled::IVec>) -> Option<(Ulid, Ulid)> {
+    v.filter(|v| v.len() == 32).map(|v| (ulid_at(&v), ulid_at(&v[16..])))
+}
+
+/// Records of one tenant in a tree keyed `tenant ++ prefix ++ id`, in id order after `after`.
+pub(crate) fn page<T: DeserializeOwned>(
+    tree: &sled::Tree,
+    name: &'static str,
+    prefix: &[u8],
+    after: Option<Ulid>,
+    limit: usize,
+) -> Result<Vec<T>, StoreError> {
+    let start = match after {
+        Some(a) => {
+            let mut k = prefix.to_vec();
+            k.extend_from_slice(&a.to_bytes());
+            Bound::Excluded(k)
+        }
+        None => Bound::Included(prefix.to_vec()),
+    };
+    tree.range::<Vec<u8>, _>((start, Bound::Unbounded))
+        .take_while(|kv| kv.as_ref().map_or(true, |(k, _)| k.starts_with(prefix)))
+        .take(limit)
+        .map(|kv| decode(name, &kv?.1))
+        .collect()
+}
+
+/// Every record of one tenant in a tree keyed `tenant ++ id`, in id order.
+pub(crate) fn all_of<T: DeserializeOwned>(
+    tree: &sled::Tree,
+    name: &'static str,
+    tenant: Ulid,
+) -> Result<Vec<T>, StoreError> {
+    tree.scan_prefix(tenant.to_bytes()).map(|kv| decode(name, &kv?.1)).collect()
+}
+
+/// One record of a tenant in a tree keyed `tenant ++ id`.
+pub(crate) fn get_of<T: DeserializeOwned>(
+    tree: &sled::Tree,
+    name: &'static str,
+    tenant: Ulid,
+    id: Ulid,
+) -> Result<Option<T>, StoreError> {
+    tree.get(tkey(tenant, &id.to_bytes()))?.map(|v| decode(name, &v)).transpose()
+}
+
+#[cfg(test)]
+mod tests;

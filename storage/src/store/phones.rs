@@ -1,0 +1,92 @@
+//! Phones: the records (under their tenant), the id index (phone → tenant, for the operator's
+//! calls that name only the phone) and the agent-token index (hash → phone, to authenticate an
+//! agent before its tenant is known).
+
+use sled::transaction::ConflictableTransactionError as Cte;
+use sled::Transactional;
+use ulid::Ulid;
+
+use super::{all_of, encode, get_of, hash_index, owner_pair, tkey, ulid_value};
+use crate::model::PhoneRecord;
+use crate::StoreError;
+
+/// Where an agent token hash points. The caller must still compare the full hash.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PhoneLocation {
+    /// The tenant owning the phone.
+    pub tenant_id: Ulid,
+    /// The phone.
+    pub phone_id: Ulid,
+}
+
+/// The `phones`, `phone_ids` and `phone_tokens` trees.
+pub struct Phones {
+    phones: sled::Tree,
+    phone_ids: sled::Tree,
+    phone_tokens: sled::Tree,
+}
+
+impl Phones {
+    pub(super) fn open(db: &sled::Db) -> Result<Self, StoreError> {
+        Ok(Self {
+            phones: db.open_tree("phones")?,
+            phone_ids: db.open_tree("phone_ids")?,
+            phone_tokens: db.open_tree("phone_tokens")?,
+        })
+    }
+
+    /// Writes a phone and its indexes. Follow with [`super::Store::commit`].
+    pub fn put(&self, p: &PhoneRecord) -> Result<(), StoreError> {
+        self.change(p, true)
+    }
+
+    /// Removes a phone and its indexes. Follow with [`super::Store::commit`].
+    pub fn delete(&self, p: &PhoneRecord) -> Result<(), StoreError> {
+        self.change(p, false)
+    }
+
+    fn change(&self, p: &PhoneRecord, keep: bool) -> Result<(), StoreError> {
+        let rk = tkey(p.tenant_id, &p.id.to_bytes());
+        let token = p.agent_token_hash.as_deref().and_then(hash_index);
+        (&self.phones, &self.phone_ids, &self.phone_tokens)
+            .transaction(|(ph, ids, tokens)| {
+                if keep {
+                    ph.insert(rk.as_slice(), encode(p))?;
+                    ids.insert(&p.id.to_bytes(), &p.tenant_id.to_bytes())?;
+                    if let Some(t) = token {
+                        tokens.insert(t, rk.as_slice())?;
+                    }
+                } else {
+                    ph.remove(rk.as_slice())?;
+                    ids.remove(&p.id.to_bytes())?;
+                    if let Some(t) = token {
+                        tokens.remove(t)?;
+                    }
+                }
+                Ok::<_, Cte<StoreError>>(())
+            })
+            .map_err(StoreError::from)
+    }
+
+    /// A tenant's phones in creation order.
+    pub fn of(&self, tenant: Ulid) -> Result<Vec<PhoneRecord>, StoreError> {
+        all_of(&self.phones, "phones", tenant)
+    }
+
+    /// One phone of a tenant.
+    pub fn get(&self, tenant: Ulid, id: Ulid) -> Result<Option<PhoneRecord>, StoreError> {
+        get_of(&self.phones, "phones", tenant, id)
+    }
+
+    /// The tenant owning a phone.
+    pub fn owner(&self, id: Ulid) -> Result<Option<Ulid>, StoreError> {
+        Ok(ulid_value(self.phone_ids.get(id.to_bytes())?))
+    }
+
+    /// Where an agent token hash (hex) may belong.
+    pub fn by_token(&self, hash_hex: &str) -> Result<Option<PhoneLocation>, StoreError> {
+        let Some(k) = hash_index(hash_hex) else { return Ok(None) };
+        Ok(owner_pair(self.phone_tokens.get(k)?)
+            .map(|(tenant_id, phone_id)| PhoneLocation { tenant_id, phone_id }))
+    }
+}

@@ -1,0 +1,114 @@
+//! Webhook endpoints, their deliveries (the outbox: keyed `tenant ++ webhook ++ delivery`) and
+//! `due`, the work list of deliveries not yet settled (`webhook ++ delivery` → tenant), which a
+//! restart resumes from.
+
+use ulid::Ulid;
+
+use super::{all_of, decode, encode, page, tkey, ulid_at};
+use crate::model::{DeliveryRecord, DeliveryState, WebhookRecord};
+use crate::StoreError;
+
+/// A delivery still pending, found at start-up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DueDelivery {
+    /// Owner.
+    pub tenant_id: Ulid,
+    /// The endpoint.
+    pub webhook_id: Ulid,
+    /// The delivery.
+    pub delivery_id: Ulid,
+}
+
+/// The `webhooks`, `deliveries` and `due` trees.
+pub struct Webhooks {
+    webhooks: sled::Tree,
+    deliveries: sled::Tree,
+    due: sled::Tree,
+}
+
+fn delivery_key(tenant: Ulid, webhook: Ulid, id: Ulid) -> Vec<u8> {
+    let mut k = tkey(tenant, &webhook.to_bytes());
+    k.extend_from_slice(&id.to_bytes());
+    k
+}
+
+impl Webhooks {
+    pub(super) fn open(db: &sled::Db) -> Result<Self, StoreError> {
+        Ok(Self {
+            webhooks: db.open_tree("webhooks")?,
+            deliveries: db.open_tree("deliveries")?,
+            due: db.open_tree("due")?,
+        })
+    }
+
+    /// Writes a webhook. Follow with [`super::Store::commit`].
+    pub fn put(&self, w: &WebhookRecord) -> Result<(), StoreError> {
+        self.webhooks.insert(tkey(w.tenant_id, &w.id.to_bytes()), encode(w))?;
+        Ok(())
+    }
+
+    /// Removes a webhook and its pending work; its delivery log stays readable until the
+    /// tenant's data goes.
+    pub fn delete(&self, w: &WebhookRecord) -> Result<(), StoreError> {
+        self.webhooks.remove(tkey(w.tenant_id, &w.id.to_bytes()))?;
+        for k in self.due.scan_prefix(w.id.to_bytes()).keys() {
+            self.due.remove(k?)?;
+        }
+        Ok(())
+    }
+
+    /// A tenant's webhooks in creation order.
+    pub fn of(&self, tenant: Ulid) -> Result<Vec<WebhookRecord>, StoreError> {
+        all_of(&self.webhooks, "webhooks", tenant)
+    }
+
+    /// Writes a delivery; the `due` index follows its state. Written before the state change that
+    /// caused it (the outbox rule), so a recorded change always has its deliveries.
+    pub fn put_delivery(&self, d: &DeliveryRecord) -> Result<(), StoreError> {
+        self.deliveries.insert(delivery_key(d.tenant_id, d.webhook_id, d.id), encode(d))?;
+        let mut due = d.webhook_id.to_bytes().to_vec();
+        due.extend_from_slice(&d.id.to_bytes());
+        if d.state == DeliveryState::Pending {
+            self.due.insert(due, &d.tenant_id.to_bytes())?;
+        } else {
+            self.due.remove(due)?;
+        }
+        Ok(())
+    }
+
+    /// One delivery of a tenant's webhook.
+    pub fn delivery(
+        &self,
+        tenant: Ulid,
+        webhook: Ulid,
+        id: Ulid,
+    ) -> Result<Option<DeliveryRecord>, StoreError> {
+        self.deliveries.get(delivery_key(tenant, webhook, id))?.map(|v| decode("deliveries", &v)).transpose()
+    }
+
+    /// A webhook's deliveries, oldest first, after `after`.
+    pub fn deliveries(
+        &self,
+        tenant: Ulid,
+        webhook: Ulid,
+        after: Option<Ulid>,
+        limit: usize,
+    ) -> Result<Vec<DeliveryRecord>, StoreError> {
+        page(&self.deliveries, "deliveries", &tkey(tenant, &webhook.to_bytes()), after, limit)
+    }
+
+    /// Every pending delivery, webhook by webhook, oldest first.
+    pub fn due(&self) -> Result<Vec<DueDelivery>, StoreError> {
+        self.due
+            .iter()
+            .map(|kv| {
+                let (k, v) = kv?;
+                Ok(DueDelivery {
+                    tenant_id: ulid_at(&v),
+                    webhook_id: ulid_at(&k),
+                    delivery_id: ulid_at(&k[16..]),
+                })
+            })
+            .collect()
+    }
+}
