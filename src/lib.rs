@@ -6,7 +6,6 @@ pub mod config;
 pub mod edge;
 pub mod error;
 pub mod extract;
-pub mod loadtest;
 pub mod routes;
 pub mod startup;
 pub mod telemetry;

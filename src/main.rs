@@ -28,7 +28,7 @@ enum Command {
     /// Run the server.
     Serve(ServeArgs),
     /// Load-test a server (by default one started on a temp data dir) and report.
-    Loadtest(pigeon::loadtest::LoadArgs),
+    Loadtest(pigeon_loadtest::LoadArgs),
 }
 
 #[derive(Args)]
@@ -71,9 +71,9 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Loadtest(args) => {
             let json = args.json.clone();
-            match actix_web::rt::System::new().block_on(pigeon::loadtest::run(args)) {
+            match actix_web::rt::System::new().block_on(pigeon_loadtest::run(args)) {
                 Ok(report) => {
-                    print!("{}", pigeon::loadtest::table(&report));
+                    print!("{}", pigeon_loadtest::table(&report));
                     if let Some(path) = json {
                         let text = serde_json::to_string_pretty(&report).expect("report serializes");
                         if let Err(e) = std::fs::write(&path, text) {

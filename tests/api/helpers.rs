@@ -3,10 +3,9 @@
 
 #![allow(dead_code)]
 
-use std::io::{BufRead, BufReader};
 use std::net::TcpListener;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -336,23 +335,13 @@ pub fn spawn_binary_with(dir: &Path, admin: Option<&str>, log_file: &Path, env: 
     cmd.env("PIGEON_DATA_DIR", dir)
         .env("PIGEON_LOG", "debug")
         .env_remove("PIGEON_ADMIN_TOKEN")
-        .stdout(Stdio::piped())
         .stderr(std::fs::OpenOptions::new().create(true).append(true).open(log_file).unwrap());
     if let Some(a) = admin {
         cmd.env("PIGEON_ADMIN_TOKEN", a);
     }
     cmd.envs(env.iter().copied());
-    let mut child = cmd.spawn().expect("pigeon starts");
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let mut stdout = vec![];
-    let base = loop {
-        let line = lines.next().expect("pigeon prints its address").unwrap();
-        if let Some(url) = line.strip_prefix("pigeon listening on ") {
-            break url.to_owned();
-        }
-        stdout.push(line);
-    };
-    Binary { api: Api::new(base), child, stdout }
+    let s = pigeon_loadtest::server::spawn_listening(cmd).expect("pigeon starts and prints its address");
+    Binary { api: Api::new(s.url), child: s.child, stdout: s.stdout }
 }
 
 impl Binary {
@@ -462,10 +451,6 @@ pub fn spawn_receiver_on(listener: TcpListener) -> Receiver {
     Receiver { url: format!("http://127.0.0.1:{port}/hooks"), hits, status }
 }
 
-/// The signature a receiver computes on its own: HMAC-SHA256 of the raw body, lowercase hex.
-pub fn expected_signature(secret: &str, body: &[u8]) -> String {
-    use hmac::{KeyInit, Mac};
-    let mut mac = hmac::Hmac::<sha2::Sha256>::new_from_slice(secret.as_bytes()).unwrap();
-    mac.update(body);
-    format!("sha256={}", hex::encode(mac.finalize().into_bytes()))
-}
+/// The webhook signature, the one function the engine and the harness sign with (pinned to
+/// RFC 4231's test vector in its own unit test).
+pub use pigeon_actors::webhook::sign;

@@ -10,6 +10,7 @@ use tokio::sync::oneshot;
 use ulid::Ulid;
 
 use super::{fail, sim_has_imessage, status_name, PhoneActor};
+use crate::durable::{after_commit, durable};
 use crate::error::Missing;
 use crate::failure::FailureCode;
 use crate::EngineError;
@@ -44,16 +45,15 @@ impl PhoneActor {
     pub(super) fn dispatch_agent(&mut self, ctx: &mut Context<Self>) {
         while !self.queue.is_empty() || !self.detect_queue.is_empty() {
             let Some(tx) = self.next_waiter() else { break };
-            let (jobs, commit) = self.lease(MAX_JOBS_PER_POLL);
+            let jobs = self.lease(MAX_JOBS_PER_POLL);
             if jobs.is_empty() {
                 let _ = tx.send(jobs);
                 break;
             }
             let me = ctx.address();
+            let written = durable(&self.store, Ok(jobs));
             actix::spawn(async move {
-                if commit.await.is_err() {
-                    return;
-                }
+                let Ok(jobs) = written.await else { return };
                 if let Err(jobs) = tx.send(jobs) {
                     // The poll gave up meanwhile: the work goes back, not to waste.
                     me.do_send(Unlease(
@@ -74,11 +74,8 @@ impl PhoneActor {
         None
     }
 
-    /// Leases up to `max` messages; the jobs may be handed out once the returned commit resolves.
-    pub(super) fn lease(
-        &mut self,
-        max: usize,
-    ) -> (Vec<Job>, impl std::future::Future<Output = Result<(), pigeon_storage::StoreError>> + use<>) {
+    /// Leases up to `max` messages; the jobs may be handed out once the leases are durable.
+    pub(super) fn lease(&mut self, max: usize) -> Vec<Job> {
         let until = self.clock.now() + chrono::Duration::from_std(LEASE).expect("small");
         let mut jobs: Vec<Job> = self
             .detect_queue
@@ -116,7 +113,7 @@ impl PhoneActor {
             });
             self.leases.insert(m.id, lease);
         }
-        (jobs, self.store.commit())
+        jobs
     }
 
     /// Lease expiry: unanswered jobs go back to the front of the queue.
@@ -178,12 +175,9 @@ impl Handler<Poll> for PhoneActor {
         if self.retired {
             return Box::pin(async { Err(EngineError::NotFound(Missing::Phone)) });
         }
-        let (jobs, commit) = self.lease(MAX_JOBS_PER_POLL);
+        let jobs = self.lease(MAX_JOBS_PER_POLL);
         if !jobs.is_empty() || msg.wait.is_zero() {
-            return Box::pin(async move {
-                commit.await?;
-                Ok(jobs)
-            });
+            return after_commit(&self.store, Ok(jobs));
         }
         let (tx, rx) = oneshot::channel();
         self.waiters.push(tx);
@@ -218,7 +212,8 @@ impl Handler<Report> for PhoneActor {
                 (Sending | Queued, Sent | Delivered | Failed) | (Sent, Delivered | Failed)
             );
             if m.status == r.status && matches!(m.status, Sent | Delivered | Failed) {
-                return Ok(None); // a retried report: already applied
+                // A retried report: already applied; answered once that is durable too.
+                return Ok(m);
             }
             if !legal {
                 return Err(EngineError::InvalidTransition(format!(
@@ -251,20 +246,9 @@ impl Handler<Report> for PhoneActor {
                 }
             }
             crate::webhook::write_with_events(&self.store, &self.subs, &m, now)?;
-            Ok(Some((m, self.store.commit())))
+            Ok(m)
         })();
-        let id = r.message_id;
-        let tenant = self.tenant_id;
-        let store = self.store.clone();
-        Box::pin(async move {
-            match res? {
-                Some((m, commit)) => {
-                    commit.await?;
-                    Ok(m)
-                }
-                None => store.messages().get(tenant, id)?.ok_or(EngineError::NotFound(Missing::Message)),
-            }
-        })
+        after_commit(&self.store, res)
     }
 }
 

@@ -17,6 +17,7 @@ use tokio::sync::oneshot;
 use ulid::Ulid;
 
 use crate::clock::SharedClock;
+use crate::durable::after_commit;
 use crate::error::Missing;
 use crate::failure::FailureCode;
 use crate::EngineError;
@@ -258,13 +259,9 @@ impl Handler<Cancel> for PhoneActor {
             self.queue.remove(pos);
             m.status = MessageStatus::Cancelled;
             self.store.messages().put(&m)?;
-            Ok((m, self.store.commit()))
-        })();
-        Box::pin(async move {
-            let (m, commit) = res?;
-            commit.await?;
             Ok(m)
-        })
+        })();
+        after_commit(&self.store, res)
     }
 }
 

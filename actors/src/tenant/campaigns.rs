@@ -154,31 +154,19 @@ impl Handler<Launch> for TenantActor {
                 c.launched_at = Some(self.clock.now());
                 self.store.campaigns().put(&c)?;
             }
-            Ok(Some((c, self.store.commit())))
-        })();
+            Ok(Some(c))
+        })()
+        .and_then(|c| c.ok_or_else(|| EngineError::InvalidTransition("status: already running".into())));
         let me = ctx.address();
         let (store, clock) = (self.store.clone(), self.clock.clone());
-        let launched = match res {
-            Ok(Some((c, commit))) => {
-                let runner_c = c.clone();
-                let arbiter = Arbiter::current();
-                let addr = CampaignRunner::start_in_arbiter(&arbiter, move |_| {
-                    CampaignRunner::new(store, clock, me, runner_c)
-                });
-                self.runners.insert(c.id, addr);
-                Ok(Some((c, commit)))
-            }
-            other => other,
-        };
-        Box::pin(async move {
-            match launched? {
-                Some((c, commit)) => {
-                    commit.await?;
-                    Ok(c)
-                }
-                None => Err(EngineError::InvalidTransition("status: already running".into())),
-            }
-        })
+        if let Ok(c) = &res {
+            let runner_c = c.clone();
+            let addr = CampaignRunner::start_in_arbiter(&Arbiter::current(), move |_| {
+                CampaignRunner::new(store, clock, me, runner_c)
+            });
+            self.runners.insert(c.id, addr);
+        }
+        after_commit(&self.store, res)
     }
 }
 

@@ -148,30 +148,20 @@ impl Handler<Inbound> for TenantActor {
                 .find(|p| p.rec.id == msg.phone_id)
                 .ok_or(EngineError::NotFound(Missing::Phone))?;
             let now = self.clock.now();
+            let (to, body) = (phone.rec.number.clone(), msg.body);
             let m = MessageRecord {
-                id: pigeon_storage::model::new_id(),
-                tenant_id: self.tenant.id,
-                direction: Direction::Inbound,
-                status: MessageStatus::Received,
-                to: phone.rec.number.clone(),
                 from: Some(msg.from.as_str().to_owned()),
                 phone_id: Some(phone.rec.id),
-                channel: Channel::Sms,
-                channel_used: None,
-                body: msg.body,
-                template: None,
-                campaign_id: None,
-                test: false,
-                created_at: now,
-                scheduled_at: None,
-                sent_at: None,
                 delivered_at: Some(now),
-                failed_at: None,
-                failure_reason: None,
-                error_code: None,
-                lease: None,
-                held: false,
-                notice: None,
+                ..MessageRecord::new(
+                    self.tenant.id,
+                    Direction::Inbound,
+                    MessageStatus::Received,
+                    to,
+                    body,
+                    Channel::Sms,
+                    now,
+                )
             };
             match Keyword::of(&m.body) {
                 Some(Keyword::OptOut) => {

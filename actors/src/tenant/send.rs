@@ -14,6 +14,7 @@ use super::phones::sent_counter;
 use super::TenantActor;
 use crate::clock::secs_to_next_day;
 use crate::domain::{magic, PhoneNumber};
+use crate::durable::durable;
 use crate::error::Missing;
 use crate::phone::{self, PhoneActor};
 use crate::scheduler::{self, Scheduler};
@@ -95,30 +96,20 @@ impl TenantActor {
     }
 
     fn new_message(&self, req: &SendRequest, now: DateTime<Utc>) -> MessageRecord {
+        let (to, body) = (req.to.as_str().to_owned(), req.body.clone());
         MessageRecord {
-            id: pigeon_storage::model::new_id(),
-            tenant_id: self.tenant.id,
-            direction: Direction::Outbound,
-            status: MessageStatus::Queued,
-            to: req.to.as_str().to_owned(),
-            from: None,
-            phone_id: None,
-            channel: req.channel,
-            channel_used: None,
-            body: req.body.clone(),
             template: req.template.clone(),
             campaign_id: req.campaign_id,
             test: req.test,
-            created_at: now,
-            scheduled_at: None,
-            sent_at: None,
-            delivered_at: None,
-            failed_at: None,
-            failure_reason: None,
-            error_code: None,
-            lease: None,
-            held: false,
-            notice: None,
+            ..MessageRecord::new(
+                self.tenant.id,
+                Direction::Outbound,
+                MessageStatus::Queued,
+                to,
+                body,
+                req.channel,
+                now,
+            )
         }
     }
 }
@@ -188,7 +179,7 @@ impl TenantActor {
                         .messages()
                         .get(tenant, first.message_id)?
                         .ok_or(EngineError::NotFound(Missing::Message))?;
-                    return Ok((m, self.store.commit(), Dispatch::None));
+                    return Ok((m, Dispatch::None));
                 }
             }
             if self.store.numbers().is_opted_out(tenant, to)? {
@@ -220,7 +211,7 @@ impl TenantActor {
                 m.from = Some(magic::TEST_SENDER.to_owned());
                 self.store.accept_message(&m, None, &[], idem)?;
                 let id = m.id;
-                return Ok((m, self.store.commit(), hold.unwrap_or(Dispatch::Test(me, id))));
+                return Ok((m, hold.unwrap_or(Dispatch::Test(me, id))));
             }
             let known = self.store.messages().recipient(tenant, to)?;
             let today = now.date_naive();
@@ -255,11 +246,11 @@ impl TenantActor {
             self.phones[i].sent_today = sent;
             self.new_today.1 = new_count;
             let id = m.id;
-            Ok((m, self.store.commit(), hold.unwrap_or(Dispatch::Phone(self.phones[i].addr.clone(), id))))
+            Ok((m, hold.unwrap_or(Dispatch::Phone(self.phones[i].addr.clone(), id))))
         })();
+        let written = durable(&self.store, res);
         Box::pin(async move {
-            let (m, commit, dispatch) = res?;
-            commit.await?;
+            let (m, dispatch) = written.await?;
             // Only what is on disk is handed on.
             match dispatch {
                 Dispatch::Phone(addr, id) => addr.do_send(phone::Enqueue(id)),

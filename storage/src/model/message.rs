@@ -121,6 +121,46 @@ pub struct MessageRecord {
     pub notice: Option<String>,
 }
 
+impl MessageRecord {
+    /// A message nothing has happened to yet: the fields every message sets, the rest empty. Build
+    /// the others with struct update syntax.
+    pub fn new(
+        tenant_id: Ulid,
+        direction: Direction,
+        status: MessageStatus,
+        to: String,
+        body: String,
+        channel: Channel,
+        created_at: DateTime<Utc>,
+    ) -> Self {
+        Self {
+            id: super::new_id(),
+            tenant_id,
+            direction,
+            status,
+            to,
+            from: None,
+            phone_id: None,
+            channel,
+            channel_used: None,
+            body,
+            template: None,
+            campaign_id: None,
+            test: false,
+            created_at,
+            scheduled_at: None,
+            sent_at: None,
+            delivered_at: None,
+            failed_at: None,
+            failure_reason: None,
+            error_code: None,
+            lease: None,
+            held: false,
+            notice: None,
+        }
+    }
+}
+
 /// What the tenant knows of a number it has messaged.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RecipientRecord {

@@ -1,3 +1,5 @@
+//! The store's families against a real sled directory: reopen, indexes, group commit.
+
 use super::*;
 use crate::model::*;
 use chrono::Utc;
@@ -73,30 +75,19 @@ async fn tenants_page_in_id_order() {
 }
 
 fn message(tenant: Ulid, phone: Option<Ulid>) -> MessageRecord {
+    let now = crate::ts::truncate(Utc::now());
     MessageRecord {
-        id: new_id(),
-        tenant_id: tenant,
-        direction: Direction::Outbound,
-        status: MessageStatus::Queued,
-        to: "+14155550100".into(),
-        from: None,
         phone_id: phone,
-        channel: Channel::Auto,
-        channel_used: None,
-        body: "hi".into(),
-        template: None,
-        campaign_id: None,
         test: phone.is_none(),
-        created_at: crate::ts::truncate(Utc::now()),
-        scheduled_at: None,
-        sent_at: None,
-        delivered_at: None,
-        failed_at: None,
-        failure_reason: None,
-        error_code: None,
-        lease: None,
-        held: false,
-        notice: None,
+        ..MessageRecord::new(
+            tenant,
+            Direction::Outbound,
+            MessageStatus::Queued,
+            "+14155550100".into(),
+            "hi".into(),
+            Channel::Auto,
+            now,
+        )
     }
 }
 

@@ -1,0 +1,132 @@
+//! Tidy checks over the source tree (as rust-analyzer's): every module says what it is for, the
+//! files of `storage/` and `actors/` stay small enough to read in one sitting, and the modules of
+//! `actors/` depend on each other in one direction only (ARCHITECTURE.md "Code map").
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// A file longer than this holds more than one idea (issue "One idea per file").
+const MAX_LINES: usize = 600;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let p = entry.unwrap().path();
+        if p.is_dir() {
+            out.extend(rust_files(&p));
+        } else if p.extension().is_some_and(|e| e == "rs") {
+            out.push(p);
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn every_module_starts_with_a_doc_comment() {
+    let dirs = ["src", "tests", "benches", "actors/src", "storage/src", "loadtest/src"];
+    let missing: Vec<_> = dirs
+        .iter()
+        .flat_map(|d| rust_files(&root().join(d)))
+        .filter(|p| !std::fs::read_to_string(p).unwrap().starts_with("//!"))
+        .collect();
+    assert!(missing.is_empty(), "modules without a `//!` line: {missing:?}");
+}
+
+#[test]
+fn no_file_of_the_engine_or_the_store_is_too_long() {
+    let long: Vec<_> = ["actors/src", "storage/src"]
+        .iter()
+        .flat_map(|d| rust_files(&root().join(d)))
+        .map(|p| (std::fs::read_to_string(&p).unwrap().lines().count(), p))
+        .filter(|(n, _)| *n > MAX_LINES)
+        .collect();
+    assert!(long.is_empty(), "files over {MAX_LINES} lines: {long:?}");
+}
+
+/// The top-level modules of `actors/src` that each module names as `crate::…`.
+fn actor_module_graph() -> BTreeMap<String, BTreeSet<String>> {
+    let src = root().join("actors/src");
+    let mut graph = BTreeMap::new();
+    for entry in std::fs::read_dir(&src).unwrap() {
+        let p = entry.unwrap().path();
+        let name = p.file_stem().unwrap().to_string_lossy().into_owned();
+        if name == "lib" {
+            continue;
+        }
+        let files = if p.is_dir() { rust_files(&p) } else { vec![p] };
+        let mut deps = BTreeSet::new();
+        for f in files {
+            for line in std::fs::read_to_string(f).unwrap().lines() {
+                let code = line.split("//").next().unwrap_or("");
+                for (i, _) in code.match_indices("crate::") {
+                    let rest = &code[i + "crate::".len()..];
+                    if let Some(group) = rest.strip_prefix('{') {
+                        // `use crate::{a, b::C};`
+                        let group = group.split('}').next().unwrap_or("");
+                        deps.extend(
+                            group.split(',').map(|s| s.trim().split("::").next().unwrap().to_owned()),
+                        );
+                    } else {
+                        let end =
+                            rest.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(rest.len());
+                        deps.insert(rest[..end].to_owned());
+                    }
+                }
+            }
+        }
+        deps.remove(&name);
+        graph.insert(name, deps);
+    }
+    let names: BTreeSet<_> = graph.keys().cloned().collect();
+    for deps in graph.values_mut() {
+        deps.retain(|d| names.contains(d));
+    }
+    graph
+}
+
+#[test]
+fn the_actor_modules_import_each_other_in_one_direction() {
+    let graph = actor_module_graph();
+    // Depth-first search for a back edge.
+    fn visit(
+        n: &str,
+        graph: &BTreeMap<String, BTreeSet<String>>,
+        path: &mut Vec<String>,
+        done: &mut BTreeSet<String>,
+    ) -> Option<Vec<String>> {
+        if let Some(i) = path.iter().position(|p| p == n) {
+            let mut cycle = path[i..].to_vec();
+            cycle.push(n.to_owned());
+            return Some(cycle);
+        }
+        if done.contains(n) {
+            return None;
+        }
+        path.push(n.to_owned());
+        for d in &graph[n] {
+            if let Some(c) = visit(d, graph, path, done) {
+                return Some(c);
+            }
+        }
+        path.pop();
+        done.insert(n.to_owned());
+        None
+    }
+    let mut done = BTreeSet::new();
+    for n in graph.keys() {
+        if let Some(cycle) = visit(n, &graph, &mut Vec::new(), &mut done) {
+            panic!("import circle in actors/: {}", cycle.join(" -> "));
+        }
+    }
+    // The layering ARCHITECTURE.md draws: the engine is on top, and the tenant actor, phones,
+    // webhooks and the scheduler never reach back up to it.
+    for m in ["tenant", "phone", "webhook", "scheduler", "registry"] {
+        assert!(!graph[m].contains("engine"), "{m} imports the engine");
+    }
+    assert!(!graph["scheduler"].contains("tenant"), "the scheduler imports the tenant actor");
+}
