@@ -3,7 +3,7 @@
 
 use actix_web::http::{header, StatusCode};
 use actix_web::{HttpResponse, ResponseError};
-use pigeon_actors::{EngineError, Missing};
+use pigeon_actors::{EngineError, FailureCode, Missing};
 use serde::Serialize;
 
 /// An answer that is not a success.
@@ -76,7 +76,8 @@ pub enum ApiError {
 }
 
 impl ApiError {
-    /// The stable code clients match on.
+    /// The stable code clients match on. The codes a message can fail with or a campaign skip
+    /// under are spelled once, by [`FailureCode`]; the rest only here.
     pub fn code(&self) -> &'static str {
         use ApiError::*;
         match self {
@@ -84,18 +85,18 @@ impl ApiError {
             KeyInactive => "KEY_INACTIVE",
             TrialExpired => "TRIAL_EXPIRED",
             TenantSuspended => "TENANT_SUSPENDED",
-            Validation(_) => "VALIDATION_ERROR",
-            InvalidPhoneNumber(_) => "INVALID_PHONE_NUMBER",
-            InvalidTemplate(_) => "INVALID_TEMPLATE",
-            MissingTemplateVar(_) => "MISSING_TEMPLATE_VAR",
-            RecipientOptedOut => "RECIPIENT_OPTED_OUT",
-            NoPhoneAvailable => "NO_PHONE_AVAILABLE",
-            DeliveryFailed => "DELIVERY_FAILED",
+            Validation(_) => FailureCode::ValidationError.as_str(),
+            InvalidPhoneNumber(_) => FailureCode::InvalidPhoneNumber.as_str(),
+            InvalidTemplate(_) => FailureCode::InvalidTemplate.as_str(),
+            MissingTemplateVar(_) => FailureCode::MissingTemplateVar.as_str(),
+            RecipientOptedOut => FailureCode::RecipientOptedOut.as_str(),
+            NoPhoneAvailable => FailureCode::NoPhoneAvailable.as_str(),
+            DeliveryFailed => FailureCode::DeliveryFailed.as_str(),
             RateLimitExceeded { .. } => "RATE_LIMIT_EXCEEDED",
             QuotaExceeded { .. } => "QUOTA_EXCEEDED",
-            NewContactLimit { .. } => "NEW_CONTACT_LIMIT",
+            NewContactLimit { .. } => FailureCode::NewContactLimit.as_str(),
             NotFound(_) => "NOT_FOUND",
-            ContactNotFound => "CONTACT_NOT_FOUND",
+            ContactNotFound => FailureCode::ContactNotFound.as_str(),
             CampaignNotFound => "CAMPAIGN_NOT_FOUND",
             DuplicateContact { .. } => "DUPLICATE_CONTACT",
             DetectionUnavailable => "DETECTION_UNAVAILABLE",
@@ -105,7 +106,7 @@ impl ApiError {
             InvalidTransition(_) => "INVALID_STATUS_TRANSITION",
             IdempotencyKeyReused => "IDEMPOTENCY_KEY_REUSED",
             DuplicateTemplate(_) => "DUPLICATE_TEMPLATE",
-            Internal => "INTERNAL_ERROR",
+            Internal => FailureCode::InternalError.as_str(),
         }
     }
 
