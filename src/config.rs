@@ -20,6 +20,8 @@ pub struct Settings {
     pub bench_routes: bool,
     /// sled's page cache, MiB.
     pub cache_mb: u64,
+    /// How long final messages and settled webhook deliveries are kept.
+    pub retention: std::time::Duration,
 }
 
 impl Settings {
@@ -33,6 +35,7 @@ impl Settings {
             demo: false,
             bench_routes: false,
             cache_mb: pigeon_actors::storage::DEFAULT_CACHE_MB,
+            retention: pigeon_actors::DEFAULT_RETENTION,
         }
     }
 }

@@ -55,6 +55,10 @@ struct ServeArgs {
     /// HTTP worker threads (default: one per core).
     #[arg(long, env = "PIGEON_WORKERS")]
     workers: Option<usize>,
+    /// How long final messages and settled webhook deliveries are kept: `30d`, `12h`, `10m`,
+    /// `5s`, or combinations like `1h 30m`.
+    #[arg(long, env = "PIGEON_RETENTION", default_value = "30d", value_parser = humantime::parse_duration)]
+    retention: std::time::Duration,
     /// Page cache of the store, MiB: most of the server's memory.
     #[arg(long, env = "PIGEON_CACHE_MB", default_value_t = pigeon_actors::storage::DEFAULT_CACHE_MB)]
     cache_mb: u64,
@@ -122,6 +126,7 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
         demo: args.demo,
         bench_routes: args.bench_routes,
         cache_mb: args.cache_mb,
+        retention: args.retention,
     };
     let app = Application::build(settings, listener, SystemClock::shared()).await?;
     if let Some(token) = app.generated_admin_token() {

@@ -49,8 +49,13 @@ impl Application {
         let opening = std::time::Instant::now();
         let store = Store::open_with_cache(&settings.data_dir, settings.cache_mb)?;
         let opened = opening.elapsed();
-        let config =
-            EngineConfig { webhook_allow_private: settings.webhook_allow_private, ..EngineConfig::default() };
+        // The recorder first: actors count from their first turn.
+        crate::telemetry::metrics();
+        let config = EngineConfig {
+            webhook_allow_private: settings.webhook_allow_private,
+            retention: settings.retention,
+            ..EngineConfig::default()
+        };
         let engine = Engine::start(store, clock, config)?;
         let generated_admin_token = engine.ensure_admin_token(settings.admin_token.as_deref()).await?;
         tracing::info!(open_ms = opened.as_millis() as u64, "store opened");
@@ -69,7 +74,6 @@ impl Application {
         })?;
         let demo = if settings.demo { Some(engine.ensure_demo().await?) } else { None };
         let port = listener.local_addr()?.port();
-        crate::telemetry::metrics();
         let data = web::Data::new(engine.clone());
         let bench = web::Data::new(crate::routes::health::BenchRoutes(settings.bench_routes));
         let mut server = HttpServer::new(move || {

@@ -17,6 +17,7 @@ pub mod failure;
 pub mod phone;
 pub mod quiet;
 mod registry;
+mod retention;
 pub mod scheduler;
 mod tenant;
 pub mod webhook;
@@ -24,7 +25,7 @@ pub mod zones;
 
 pub use engine::{
     AgentHandle, CreatedTenant, Demo, Depths, Engine, EngineConfig, LocatedKey, TenantHandle, TenantReads,
-    Usage,
+    Usage, DEFAULT_RETENTION,
 };
 pub use error::{EngineError, Missing};
 pub use failure::FailureCode;

@@ -111,14 +111,14 @@ pub struct CampaignView {
 
 fn view(reads: &TenantReads, c: CampaignRecord) -> Result<CampaignView, ApiError> {
     let mut counts = Counts::default();
-    for m in reads.campaign_messages(c.id)? {
-        match m.status {
-            MessageStatus::Queued => counts.queued += 1,
-            MessageStatus::Sending => counts.sending += 1,
-            MessageStatus::Sent => counts.sent += 1,
-            MessageStatus::Delivered => counts.delivered += 1,
-            MessageStatus::Failed => counts.failed += 1,
-            MessageStatus::Cancelled => counts.cancelled += 1,
+    for (status, n) in reads.campaign_counts(c.id)? {
+        match status {
+            MessageStatus::Queued => counts.queued += n,
+            MessageStatus::Sending => counts.sending += n,
+            MessageStatus::Sent => counts.sent += n,
+            MessageStatus::Delivered => counts.delivered += n,
+            MessageStatus::Failed => counts.failed += n,
+            MessageStatus::Cancelled => counts.cancelled += n,
             MessageStatus::Received => {}
         }
     }

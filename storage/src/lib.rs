@@ -19,6 +19,7 @@ pub mod ts;
 pub use commit::CommitStats;
 pub use error::StoreError;
 pub use store::{
-    Campaigns, Contacts, DueDelivery, HeldMessage, Indexed, KeyLocation, Keys, Messages, Meta, Numbers,
-    PendingWork, PhoneLocation, Phones, Store, Templates, Tenants, Unique, Webhooks, DEFAULT_CACHE_MB,
+    id_bound, Campaigns, Contacts, Cursor, DueDelivery, HeldMessage, Indexed, KeyLocation, Keys, Messages,
+    Meta, Numbers, PendingWork, PhoneLocation, Phones, Store, Templates, Tenants, Unique, Webhooks,
+    DEFAULT_CACHE_MB,
 };

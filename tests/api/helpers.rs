@@ -246,7 +246,7 @@ pub struct TestApp {
     pub clock: Arc<ManualClock>,
     pub handle: ServerHandle,
     running: actix_web::rt::task::JoinHandle<Result<(), pigeon::startup::StartError>>,
-    allow_private: bool,
+    settings: Settings,
     dir: tempfile::TempDir,
 }
 
@@ -256,7 +256,7 @@ impl TestApp {
     pub async fn restart(self) -> TestApp {
         self.handle.stop(true).await;
         self.running.await.unwrap().expect("clean stop");
-        start(self.dir, self.clock, self.allow_private).await
+        start(self.dir, self.clock, self.settings).await
     }
 }
 
@@ -277,13 +277,25 @@ pub async fn spawn_app_at(at: &str) -> TestApp {
 }
 
 pub async fn spawn_app_with(at: &str, allow_private: bool) -> TestApp {
-    start(tempfile::tempdir().unwrap(), ManualClock::new(at.parse().unwrap()), allow_private).await
-}
-
-async fn start(dir: tempfile::TempDir, clock: Arc<ManualClock>, allow_private: bool) -> TestApp {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let dir = tempfile::tempdir().unwrap();
     let mut settings = Settings::new(dir.path());
     settings.webhook_allow_private = allow_private;
+    start(dir, ManualClock::new(at.parse().unwrap()), settings).await
+}
+
+/// Keeps final messages for `retention` only. The clock starts at the real time: message ids
+/// carry the system clock's time, and retention judges age by them.
+pub async fn spawn_app_retaining(retention: Duration) -> TestApp {
+    let dir = tempfile::tempdir().unwrap();
+    let mut settings = Settings::new(dir.path());
+    settings.webhook_allow_private = true;
+    settings.retention = retention;
+    let now = pigeon_actors::storage::ts::truncate(chrono::Utc::now());
+    start(dir, ManualClock::new(now), settings).await
+}
+
+async fn start(dir: tempfile::TempDir, clock: Arc<ManualClock>, mut settings: Settings) -> TestApp {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     settings.admin_token = Some(ADMIN.into());
     settings.workers = Some(1);
     // A previous server on this directory may still be letting go of the store.
@@ -302,7 +314,7 @@ async fn start(dir: tempfile::TempDir, clock: Arc<ManualClock>, allow_private: b
     let base = format!("http://127.0.0.1:{}", app.port());
     let handle = app.handle();
     let running = actix_web::rt::spawn(app.run_until_stopped());
-    TestApp { api: Api::new(base), clock, handle, running, allow_private, dir }
+    TestApp { api: Api::new(base), clock, handle, running, settings, dir }
 }
 
 /// The real executable.

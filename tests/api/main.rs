@@ -15,5 +15,6 @@ mod messages;
 mod operator;
 mod process;
 mod records;
+mod retention;
 mod schedule;
 mod webhooks;

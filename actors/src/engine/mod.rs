@@ -25,6 +25,7 @@ use crate::domain::PhoneNumber;
 use crate::error::Missing;
 use crate::phone::{self};
 use crate::registry::{Arbiters, PhoneRegistry, Shared, WebhookRegistry};
+use crate::retention::Sweeper;
 use crate::scheduler::{self, Scheduler};
 use crate::tenant::{
     self, Admitted, NewKey, RateInfo, SendRequest, TenantActor, TenantPatch, CALLS, NEW_CONTACTS,
@@ -55,13 +56,19 @@ pub struct EngineConfig {
     pub arbiters: usize,
     /// Let webhooks reach loopback and private networks.
     pub webhook_allow_private: bool,
+    /// How long final messages and settled deliveries are kept (DESIGN "Retention").
+    pub retention: std::time::Duration,
 }
+
+/// Thirty days: the retention when the operator sets none.
+pub const DEFAULT_RETENTION: std::time::Duration = std::time::Duration::from_secs(30 * 86_400);
 
 impl Default for EngineConfig {
     fn default() -> Self {
         Self {
             arbiters: std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 8),
             webhook_allow_private: false,
+            retention: DEFAULT_RETENTION,
         }
     }
 }
@@ -194,12 +201,21 @@ impl Engine {
             Scheduler::new(store, clock, release)
         });
         let _ = engine.inner.shared.scheduler.set(sched);
+        let (store, clock) = (engine.inner.store.clone(), engine.inner.clock.clone());
+        Sweeper::start_in_arbiter(&engine.inner.shared.arbiters.0[0], move |_| {
+            Sweeper::new(store, clock, config.retention)
+        });
         Ok(engine)
     }
 
     /// True while the store answers reads (`/readyz`).
     pub fn is_healthy(&self) -> bool {
         self.inner.store.is_healthy()
+    }
+
+    /// Bytes the store takes on disk (`/metrics`).
+    pub fn store_size(&self) -> u64 {
+        self.inner.store.size_on_disk()
     }
 
     /// How well the group commit batches, and how long the disk kept writers waiting (`/metrics`).

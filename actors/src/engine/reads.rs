@@ -3,7 +3,9 @@
 //! the tenant's is simply not found. Reads go straight to the store: a record is written by one
 //! actor and read by many, and sled's reads need no actor turn.
 
-use pigeon_storage::model::{CampaignRecord, ContactRecord, DeliveryRecord, MessageRecord, TemplateRecord};
+use pigeon_storage::model::{
+    CampaignRecord, ContactRecord, DeliveryRecord, MessageRecord, MessageStatus, TemplateRecord,
+};
 use pigeon_storage::Store;
 use serde_json::{Map, Value};
 use ulid::Ulid;
@@ -93,9 +95,22 @@ impl TenantReads<'_> {
         Ok(self.store.campaigns().page(self.tenant, after, limit)?)
     }
 
-    /// The messages a campaign made.
-    pub fn campaign_messages(&self, id: Ulid) -> Result<Vec<MessageRecord>, EngineError> {
-        Ok(self.store.campaign_messages(self.tenant, id)?)
+    /// How many of a campaign's messages stand at each status: those still kept, read now, and
+    /// those retention deleted, counted when they went.
+    pub fn campaign_counts(&self, id: Ulid) -> Result<Vec<(MessageStatus, u64)>, EngineError> {
+        let mut counts: Vec<(MessageStatus, u64)> = MessageStatus::ALL.iter().map(|s| (*s, 0)).collect();
+        let mut add = |status: MessageStatus, n: u64| {
+            if let Some(c) = counts.iter_mut().find(|(s, _)| *s == status) {
+                c.1 += n;
+            }
+        };
+        for m in self.store.campaign_messages(self.tenant, id)? {
+            add(m.status, 1);
+        }
+        for (status, n) in self.store.campaigns().pruned(self.tenant, id)? {
+            add(status, n);
+        }
+        Ok(counts)
     }
 
     /// A webhook's deliveries, oldest first, after `after` (the caller checks the webhook is the

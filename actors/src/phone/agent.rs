@@ -9,7 +9,7 @@ use serde::Serialize;
 use tokio::sync::oneshot;
 use ulid::Ulid;
 
-use super::{fail, sim_has_imessage, status_name, PhoneActor};
+use super::{fail, sim_has_imessage, PhoneActor};
 use crate::durable::{after_commit, durable};
 use crate::error::Missing;
 use crate::failure::FailureCode;
@@ -218,8 +218,8 @@ impl Handler<Report> for PhoneActor {
             if !legal {
                 return Err(EngineError::InvalidTransition(format!(
                     "status: a {} message cannot become {}",
-                    status_name(m.status),
-                    status_name(r.status)
+                    m.status.as_str(),
+                    r.status.as_str()
                 )));
             }
             let now = self.clock.now();

@@ -226,19 +226,6 @@ impl Handler<Depth> for PhoneActor {
     }
 }
 
-/// The API's name of a status.
-pub fn status_name(s: MessageStatus) -> &'static str {
-    match s {
-        MessageStatus::Queued => "queued",
-        MessageStatus::Sending => "sending",
-        MessageStatus::Sent => "sent",
-        MessageStatus::Delivered => "delivered",
-        MessageStatus::Failed => "failed",
-        MessageStatus::Cancelled => "cancelled",
-        MessageStatus::Received => "received",
-    }
-}
-
 /// Cancel a message still in the queue.
 #[derive(Message)]
 #[rtype(result = "Result<MessageRecord, EngineError>")]
@@ -253,7 +240,7 @@ impl Handler<Cancel> for PhoneActor {
             let Some(pos) = self.queue.iter().position(|id| *id == msg.0) else {
                 return Err(EngineError::InvalidTransition(format!(
                     "status: a {} message cannot be cancelled; only queued ones can",
-                    status_name(m.status)
+                    m.status.as_str()
                 )));
             };
             self.queue.remove(pos);

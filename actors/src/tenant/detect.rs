@@ -9,7 +9,7 @@ use crate::phone::{self};
 use crate::EngineError;
 
 /// How long a detection answer is trusted.
-const DETECTION_TTL: chrono::TimeDelta = chrono::TimeDelta::days(7);
+pub(crate) const DETECTION_TTL: chrono::TimeDelta = chrono::TimeDelta::days(7);
 /// How long a phone has to answer a detection.
 const DETECTION_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 

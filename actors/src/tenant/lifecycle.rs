@@ -105,7 +105,7 @@ impl Handler<CancelMessage> for TenantActor {
             Err(e) => return Box::pin(async move { Err(e.into()) }),
         };
         if m.status != MessageStatus::Queued {
-            let status = phone::status_name(m.status);
+            let status = m.status.as_str();
             return Box::pin(async move {
                 Err(EngineError::InvalidTransition(format!(
                     "status: a {status} message cannot be cancelled; only queued ones can"

@@ -36,8 +36,8 @@ pub(crate) use admission::{Admit, CALLS};
 pub use admission::{Admitted, RateInfo};
 pub use campaigns::NewCampaign;
 pub(crate) use campaigns::{CancelCampaign, CreateCampaign, Launch};
-pub(crate) use detect::DetectNumber;
 pub use detect::Detection;
+pub(crate) use detect::{DetectNumber, DETECTION_TTL};
 pub use keys::NewKey;
 pub(crate) use keys::{new_key, CreateKey, ListKeys, RevokeKey, SetKeyActive};
 pub(crate) use lifecycle::{CancelMessage, CompleteTest, Inbound, Release};
@@ -46,7 +46,7 @@ pub(crate) use phones::{AddPhone, ListPhones, PhoneSlot, RemovePhone, UpdatePhon
 pub use records::{render, ContactChanges};
 pub(crate) use records::{DeleteContact, DeleteTemplate, PutContact, PutTemplate};
 pub use send::{choose_phone, SendRequest};
-pub(crate) use send::{AdmitSend, Send, NEW_CONTACTS};
+pub(crate) use send::{AdmitSend, Send, IDEMPOTENCY_WINDOW, NEW_CONTACTS};
 pub(crate) use webhooks::{CreateWebhook, DeleteWebhook, ListWebhooks, RetryDelivery};
 
 /// How often `last_used_at` changes are written back.

@@ -59,7 +59,7 @@ impl SendRequest {
 pub(crate) const NEW_CONTACTS: &str = "new_contacts:";
 
 /// How long an idempotency key is honoured.
-const IDEMPOTENCY_WINDOW: chrono::TimeDelta = chrono::TimeDelta::hours(24);
+pub(crate) const IDEMPOTENCY_WINDOW: chrono::TimeDelta = chrono::TimeDelta::hours(24);
 
 /// Decide and record a send.
 #[derive(Message)]

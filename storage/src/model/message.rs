@@ -39,6 +39,41 @@ impl MessageStatus {
     pub fn is_pending(self) -> bool {
         matches!(self, MessageStatus::Queued | MessageStatus::Sending)
     }
+
+    /// Nothing more will happen to it: retention may delete it once it is old enough.
+    pub fn is_final(self) -> bool {
+        matches!(
+            self,
+            MessageStatus::Delivered
+                | MessageStatus::Failed
+                | MessageStatus::Cancelled
+                | MessageStatus::Received
+        )
+    }
+
+    /// The API's name of the status.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MessageStatus::Queued => "queued",
+            MessageStatus::Sending => "sending",
+            MessageStatus::Sent => "sent",
+            MessageStatus::Delivered => "delivered",
+            MessageStatus::Failed => "failed",
+            MessageStatus::Cancelled => "cancelled",
+            MessageStatus::Received => "received",
+        }
+    }
+
+    /// Every status, in the order of a message's life.
+    pub const ALL: [MessageStatus; 7] = [
+        MessageStatus::Queued,
+        MessageStatus::Sending,
+        MessageStatus::Sent,
+        MessageStatus::Delivered,
+        MessageStatus::Failed,
+        MessageStatus::Cancelled,
+        MessageStatus::Received,
+    ];
 }
 
 /// Requested or used channel.

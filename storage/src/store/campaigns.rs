@@ -4,7 +4,7 @@
 use ulid::Ulid;
 
 use super::{decode, encode, get_of, page, tkey, ulid_at};
-use crate::model::{CampaignRecord, CampaignStatus};
+use crate::model::{CampaignRecord, CampaignStatus, MessageStatus};
 use crate::StoreError;
 
 /// The `campaigns`, `campaign_recipients` and `campaign_messages` trees.
@@ -101,9 +101,69 @@ impl Campaigns {
         Ok(())
     }
 
-    /// The ids of the messages a campaign made, oldest first.
+    /// The ids of the messages a campaign made that are still kept, oldest first.
     pub fn message_ids(&self, tenant: Ulid, campaign: Ulid) -> Result<Vec<Ulid>, StoreError> {
         let prefix = tkey(tenant, &campaign.to_bytes());
-        self.messages.scan_prefix(&prefix).keys().map(|k| Ok(ulid_at(&k?[32..]))).collect()
+        let mut out = Vec::new();
+        for k in self.messages.scan_prefix(&prefix).keys() {
+            let k = k?;
+            if k.len() == LINK_LEN {
+                out.push(ulid_at(&k[32..]));
+            }
+        }
+        Ok(out)
     }
+
+    /// Retention is deleting a campaign's message: its link goes and its final status is counted
+    /// in the campaign's tally instead, in one atomic batch. Done once per message: a message
+    /// already unlinked (a crash after this, before the message itself went) is not counted again.
+    /// Only the sweeper calls it, so the tally's read-modify-write has no competitor.
+    pub(super) fn prune_link(
+        &self,
+        tenant: Ulid,
+        campaign: Ulid,
+        message: Ulid,
+        status: MessageStatus,
+    ) -> Result<(), StoreError> {
+        let mut link = tkey(tenant, &campaign.to_bytes());
+        link.extend_from_slice(&message.to_bytes());
+        if !self.messages.contains_key(&link)? {
+            return Ok(());
+        }
+        let key = tally_key(tenant, campaign, status);
+        let count = read_u64(self.messages.get(&key)?) + 1;
+        let mut batch = sled::Batch::default();
+        batch.remove(link);
+        batch.insert(key, &count.to_be_bytes());
+        self.messages.apply_batch(batch)?;
+        Ok(())
+    }
+
+    /// How many of a campaign's messages retention deleted, by their final status.
+    pub fn pruned(&self, tenant: Ulid, campaign: Ulid) -> Result<Vec<(MessageStatus, u64)>, StoreError> {
+        let mut out = Vec::new();
+        for s in MessageStatus::ALL.into_iter().filter(|s| s.is_final()) {
+            let n = read_u64(self.messages.get(tally_key(tenant, campaign, s))?);
+            if n > 0 {
+                out.push((s, n));
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// `tenant ++ campaign ++ message`: a link from a campaign to a message it made.
+const LINK_LEN: usize = 48;
+
+/// `tenant ++ campaign ++ 0xff ++ status name`: a tally of pruned messages (never 48 bytes long,
+/// so never taken for a link).
+fn tally_key(tenant: Ulid, campaign: Ulid, status: MessageStatus) -> Vec<u8> {
+    let mut k = tkey(tenant, &campaign.to_bytes());
+    k.push(0xff);
+    k.extend_from_slice(status.as_str().as_bytes());
+    k
+}
+
+fn read_u64(v: Option<sled::IVec>) -> u64 {
+    v.and_then(|v| <[u8; 8]>::try_from(v.as_ref()).ok()).map(u64::from_be_bytes).unwrap_or(0)
 }

@@ -73,6 +73,14 @@ impl Messages {
         })
     }
 
+    pub(super) fn tree(&self) -> &sled::Tree {
+        &self.messages
+    }
+
+    pub(super) fn idempotency_tree(&self) -> &sled::Tree {
+        &self.idempotency
+    }
+
     /// Writes a newly accepted message after what it changes (the recipient's record, the
     /// idempotency key, its work list entry): the message record comes last and is the commit
     /// point. See [`super::Store::accept_message`], the one caller.

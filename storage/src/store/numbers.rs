@@ -18,6 +18,10 @@ impl Numbers {
         Ok(Self { optouts: db.open_tree("optouts")?, detections: db.open_tree("detections")? })
     }
 
+    pub(super) fn detections_tree(&self) -> &sled::Tree {
+        &self.detections
+    }
+
     /// Opts a number out of (or back into) a tenant. Follow with [`super::Store::commit`].
     pub fn set_opted_out(&self, tenant: Ulid, number: &str, out: bool) -> Result<(), StoreError> {
         let k = tkey(tenant, number.as_bytes());

@@ -173,3 +173,74 @@ async fn a_renamed_template_frees_its_old_name_and_a_deleted_one_both() {
     assert_eq!(s.templates().find(t, "hello").unwrap(), None);
     assert_eq!(s.templates().get(t, tpl.id).unwrap(), None);
 }
+
+#[tokio::test]
+async fn retention_deletes_only_what_is_final_and_old_and_keeps_campaign_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Store::open(dir.path()).unwrap();
+    let (t, p, campaign, webhook) = (new_id(), new_id(), new_id(), new_id());
+    let mut old_done = message(t, Some(p));
+    old_done.status = MessageStatus::Delivered;
+    old_done.campaign_id = Some(campaign);
+    let old_queued = message(t, Some(p));
+    let cutoff = new_id();
+    let mut new_done = message(t, Some(p));
+    new_done.status = MessageStatus::Delivered;
+    for m in [&old_done, &old_queued, &new_done] {
+        s.accept_message(m, None, &[], None).unwrap();
+    }
+    s.campaigns().link_message(t, campaign, old_done.id).unwrap();
+    let delivery = |id: Ulid, state: DeliveryState| DeliveryRecord {
+        id,
+        tenant_id: t,
+        webhook_id: webhook,
+        event_id: new_id(),
+        event: "message.delivered".into(),
+        payload: "{}".into(),
+        state,
+        cycle: 0,
+        attempts: vec![],
+        next_attempt_at: None,
+        created_at: crate::ts::truncate(Utc::now()),
+    };
+    let (settled, pending) = (Ulid::from_parts(1, 1), Ulid::from_parts(1, 2));
+    s.webhooks().put_delivery(&delivery(settled, DeliveryState::Succeeded)).unwrap();
+    s.webhooks().put_delivery(&delivery(pending, DeliveryState::Pending)).unwrap();
+
+    assert_eq!(s.prune_messages(t, cutoff, 100).unwrap(), 1);
+    assert_eq!(s.messages().get(t, old_done.id).unwrap(), None);
+    assert!(s.messages().get(t, old_queued.id).unwrap().is_some(), "not final: kept");
+    assert!(s.messages().get(t, new_done.id).unwrap().is_some(), "too young: kept");
+    // The campaign still counts the message it no longer links to.
+    assert_eq!(s.campaigns().message_ids(t, campaign).unwrap(), vec![]);
+    assert_eq!(s.campaigns().pruned(t, campaign).unwrap(), vec![(MessageStatus::Delivered, 1)]);
+    // A second pass finds nothing more and counts nothing twice.
+    assert_eq!(s.prune_messages(t, cutoff, 100).unwrap(), 0);
+    assert_eq!(s.campaigns().pruned(t, campaign).unwrap(), vec![(MessageStatus::Delivered, 1)]);
+
+    assert_eq!(s.prune_deliveries(t, cutoff, 100).unwrap(), 1);
+    assert_eq!(s.webhooks().delivery(t, webhook, settled).unwrap(), None);
+    assert!(s.webhooks().delivery(t, webhook, pending).unwrap().is_some(), "pending: kept");
+    assert_eq!(s.webhooks().due().unwrap().len(), 1);
+
+    let now = crate::ts::truncate(Utc::now());
+    let old = now - chrono::Duration::days(8);
+    for (i, at) in [old, now].into_iter().enumerate() {
+        s.numbers()
+            .put_detection(t, &format!("+1415555010{i}"), &DetectionRecord { imessage: true, checked_at: at })
+            .unwrap();
+    }
+    // A scan in steps of one key: the cursor carries it over the whole tree.
+    let (mut cursor, mut deleted) = (None, 0);
+    loop {
+        let (next, n) = s.prune_detections(cursor, now - chrono::Duration::days(7), 1).unwrap();
+        deleted += n;
+        cursor = next;
+        if cursor.is_none() {
+            break;
+        }
+    }
+    assert_eq!(deleted, 1);
+    assert!(s.numbers().detection(t, "+14155550100").unwrap().is_none());
+    assert!(s.numbers().detection(t, "+14155550101").unwrap().is_some());
+}

@@ -41,6 +41,10 @@ impl Webhooks {
         })
     }
 
+    pub(super) fn deliveries_tree(&self) -> &sled::Tree {
+        &self.deliveries
+    }
+
     /// Writes a webhook. Follow with [`super::Store::commit`].
     pub fn put(&self, w: &WebhookRecord) -> Result<(), StoreError> {
         self.webhooks.insert(tkey(w.tenant_id, &w.id.to_bytes()), encode(w))?;

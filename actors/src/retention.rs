@@ -1,0 +1,129 @@
+//! The retention sweeper: deletes what the node no longer keeps (DESIGN "Retention"), so disk use
+//! levels off on a node that runs for months. Final messages and settled webhook deliveries go
+//! once older than the retention window, idempotency keys after their 24 h, detection answers
+//! after their 7 days; queued, leased and held messages and pending deliveries never go.
+//!
+//! It runs on a work thread (nicer than the accept path) in batches of [`BATCH`] per tenant and
+//! kind, yielding the thread between batches, and goes on while a batch comes back full, so it
+//! keeps up with any sustained rate the node accepts without ever holding a writer up for long.
+//! Age is judged by the injectable clock; passes start on a real-time tick.
+
+use std::time::{Duration, Instant};
+
+use actix::prelude::*;
+use pigeon_storage::{id_bound, Cursor, Store};
+use ulid::Ulid;
+
+use crate::clock::SharedClock;
+use crate::tenant::{DETECTION_TTL, IDEMPOTENCY_WINDOW};
+
+/// How often a pass starts.
+const EVERY: Duration = Duration::from_secs(1);
+/// Records deleted (or looked at, for whole-tree scans) per tenant and kind in one turn.
+const BATCH: usize = 256;
+/// Idempotency keys and detections are found by scanning their whole trees, so those scans run
+/// at most this often.
+const SCAN_EVERY: Duration = Duration::from_secs(60);
+
+/// What a pass counts, by the `kind` label of `pigeon_retention_deleted_total`.
+const KINDS: [&str; 4] = ["message", "delivery", "idempotency_key", "detection"];
+
+pub(crate) struct Sweeper {
+    store: Store,
+    clock: SharedClock,
+    retention: chrono::Duration,
+    /// A pass is under way (it goes on over several turns).
+    running: bool,
+    /// Where the whole-tree scans stand, and when they may start again.
+    idempotency: Cursor,
+    detections: Cursor,
+    next_scan: Instant,
+}
+
+impl Sweeper {
+    pub(crate) fn new(store: Store, clock: SharedClock, retention: Duration) -> Self {
+        Self {
+            store,
+            clock,
+            retention: chrono::Duration::from_std(retention).unwrap_or(chrono::Duration::MAX),
+            running: false,
+            idempotency: None,
+            detections: None,
+            next_scan: Instant::now(),
+        }
+    }
+
+    fn start_pass(&mut self, ctx: &mut Context<Self>) {
+        if !self.running {
+            self.running = true;
+            self.step(ctx);
+        }
+    }
+
+    /// One turn of a pass; schedules the next turn while there may be more to delete.
+    fn step(&mut self, ctx: &mut Context<Self>) {
+        match self.sweep() {
+            Ok(true) => {
+                // Yield first: the thread's other actors (phones, webhooks) get their turn.
+                ctx.spawn(tokio::task::yield_now().into_actor(self).map(|(), act, ctx| act.step(ctx)));
+            }
+            Ok(false) => self.running = false,
+            Err(e) => {
+                tracing::error!(error = %e, "retention sweep failed; trying again at the next pass");
+                self.running = false;
+            }
+        }
+    }
+
+    /// Deletes one batch of each kind; true if any batch came back full (more may be left).
+    fn sweep(&mut self) -> Result<bool, pigeon_storage::StoreError> {
+        let now = self.clock.now();
+        let before = id_bound(now.checked_sub_signed(self.retention).unwrap_or_default());
+        let mut more = false;
+        let (mut messages, mut deliveries) = (0, 0);
+        let mut after: Option<Ulid> = None;
+        loop {
+            let tenants = self.store.tenants().page(after, 1000)?;
+            let Some(last) = tenants.last() else { break };
+            after = Some(last.id);
+            for t in &tenants {
+                let m = self.store.prune_messages(t.id, before, BATCH)?;
+                let d = self.store.prune_deliveries(t.id, before, BATCH)?;
+                more |= m == BATCH || d == BATCH;
+                (messages, deliveries) = (messages + m, deliveries + d);
+            }
+        }
+        let (mut keys, mut detections) = (0, 0);
+        if Instant::now() >= self.next_scan {
+            let (cursor, n) =
+                self.store.prune_idempotency(self.idempotency.take(), now - IDEMPOTENCY_WINDOW, BATCH)?;
+            (self.idempotency, keys) = (cursor, n);
+            let (cursor, n) =
+                self.store.prune_detections(self.detections.take(), now - DETECTION_TTL, BATCH)?;
+            (self.detections, detections) = (cursor, n);
+            if self.idempotency.is_some() || self.detections.is_some() {
+                more = true;
+            } else {
+                self.next_scan = Instant::now() + SCAN_EVERY;
+            }
+        }
+        for (kind, n) in KINDS.into_iter().zip([messages, deliveries, keys, detections]) {
+            if n > 0 {
+                metrics::counter!("pigeon_retention_deleted_total", "kind" => kind).increment(n as u64);
+            }
+        }
+        Ok(more)
+    }
+}
+
+impl Actor for Sweeper {
+    type Context = Context<Self>;
+
+    fn started(&mut self, ctx: &mut Self::Context) {
+        // Every kind shows on /metrics from the start, at 0.
+        for kind in KINDS {
+            metrics::counter!("pigeon_retention_deleted_total", "kind" => kind).increment(0);
+        }
+        ctx.run_interval(EVERY, |act, ctx| act.start_pass(ctx));
+    }
+}

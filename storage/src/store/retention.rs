@@ -1,0 +1,142 @@
+//! Retention: deleting what a node no longer needs to keep, in small batches so a sweep never
+//! holds a writer up for long. Each call does a bounded amount of work and says how much it
+//! deleted; the engine's sweeper calls them until nothing old is left.
+//!
+//! What goes: final messages (delivered, failed, cancelled, received) accepted before a cutoff,
+//! settled webhook deliveries made before it, idempotency keys and detection answers past their
+//! own windows. What stays: queued, leased and held messages, pending deliveries, every counter.
+//! A campaign's message that goes is counted under the campaign first (see
+//! [`super::Campaigns::prune_link`]), so campaign counts stay right.
+
+use chrono::{DateTime, Utc};
+use ulid::Ulid;
+
+use super::{decode, tkey, Store};
+use crate::model::{DeliveryRecord, DeliveryState, DetectionRecord, IdempotencyRecord, MessageRecord};
+use crate::StoreError;
+
+/// Where a scan over a whole tree stopped; `None` starts from the first key.
+pub type Cursor = Option<sled::IVec>;
+
+/// The smallest id made at `at` or later: records keyed by id sort before it iff made before `at`.
+pub fn id_bound(at: DateTime<Utc>) -> Ulid {
+    Ulid::from_parts(at.timestamp_millis().max(0) as u64, 0)
+}
+
+impl Store {
+    /// Deletes up to `max` final messages of `tenant` accepted before `before`, oldest first;
+    /// returns how many went. Messages not final are passed over (and stay).
+    pub fn prune_messages(&self, tenant: Ulid, before: Ulid, max: usize) -> Result<usize, StoreError> {
+        let tree = self.inner.messages.tree();
+        let mut deleted = 0;
+        for kv in tree.range(tkey(tenant, &[0; 16])..tkey(tenant, &before.to_bytes())) {
+            if deleted >= max {
+                break;
+            }
+            let (k, v) = kv?;
+            let m: MessageRecord = decode("messages", &v)?;
+            if !m.status.is_final() {
+                continue;
+            }
+            // Counted under its campaign before it goes: a crash in between leaves it counted and
+            // still here, and the next sweep only deletes it (the link is gone).
+            if let Some(c) = m.campaign_id {
+                self.inner.campaigns.prune_link(tenant, c, m.id, m.status)?;
+            }
+            tree.remove(k)?;
+            deleted += 1;
+        }
+        Ok(deleted)
+    }
+
+    /// Deletes up to `max` settled deliveries of `tenant` made before `before` (every webhook's,
+    /// deleted webhooks' too); returns how many went. Pending ones stay.
+    pub fn prune_deliveries(&self, tenant: Ulid, before: Ulid, max: usize) -> Result<usize, StoreError> {
+        let tree = self.inner.webhooks.deliveries_tree();
+        let mut deleted = 0;
+        // Keys are `tenant ++ webhook ++ delivery`: visit each webhook's old range in turn.
+        let mut webhook_from = [0u8; 16];
+        loop {
+            let Some(first) =
+                tree.range(tkey(tenant, &webhook_from)..tkey(tenant, &[0xff; 16])).keys().next()
+            else {
+                return Ok(deleted);
+            };
+            let first = first?;
+            let webhook: [u8; 16] = first[16..32].try_into().expect("delivery keys are 48 bytes");
+            let prefix = tkey(tenant, &webhook);
+            let mut old_end = prefix.clone();
+            old_end.extend_from_slice(&before.to_bytes());
+            for kv in tree.range(prefix.clone()..old_end) {
+                if deleted >= max {
+                    return Ok(deleted);
+                }
+                let (k, v) = kv?;
+                let d: DeliveryRecord = decode("deliveries", &v)?;
+                if d.state != DeliveryState::Pending {
+                    tree.remove(k)?;
+                    deleted += 1;
+                }
+            }
+            match u128::from_be_bytes(webhook).checked_add(1) {
+                Some(next) => webhook_from = next.to_be_bytes(),
+                None => return Ok(deleted),
+            }
+        }
+    }
+
+    /// Looks at up to `max` idempotency keys from `cursor` and deletes those first used before
+    /// `before`; returns where to go on (`None`: the end was reached) and how many went.
+    pub fn prune_idempotency(
+        &self,
+        cursor: Cursor,
+        before: DateTime<Utc>,
+        max: usize,
+    ) -> Result<(Cursor, usize), StoreError> {
+        prune_scan(self.inner.messages.idempotency_tree(), cursor, max, |v| {
+            let r: IdempotencyRecord = decode("idempotency", v)?;
+            Ok(r.created_at < before)
+        })
+    }
+
+    /// Looks at up to `max` detection answers from `cursor` and deletes those checked before
+    /// `before`; returns where to go on and how many went.
+    pub fn prune_detections(
+        &self,
+        cursor: Cursor,
+        before: DateTime<Utc>,
+        max: usize,
+    ) -> Result<(Cursor, usize), StoreError> {
+        prune_scan(self.inner.numbers.detections_tree(), cursor, max, |v| {
+            let d: DetectionRecord = decode("detections", v)?;
+            Ok(d.checked_at < before)
+        })
+    }
+}
+
+/// One step of a scan over a whole tree that deletes what `expired` says: at most `max` keys
+/// looked at, starting after `cursor`.
+fn prune_scan(
+    tree: &sled::Tree,
+    cursor: Cursor,
+    max: usize,
+    expired: impl Fn(&[u8]) -> Result<bool, StoreError>,
+) -> Result<(Cursor, usize), StoreError> {
+    let start = match &cursor {
+        Some(k) => std::ops::Bound::Excluded(k.clone()),
+        None => std::ops::Bound::Unbounded,
+    };
+    let (mut looked, mut deleted) = (0, 0);
+    for kv in tree.range::<sled::IVec, _>((start, std::ops::Bound::Unbounded)) {
+        let (k, v) = kv?;
+        if expired(&v)? {
+            tree.remove(&k)?;
+            deleted += 1;
+        }
+        looked += 1;
+        if looked >= max {
+            return Ok((Some(k), deleted));
+        }
+    }
+    Ok((None, deleted))
+}
