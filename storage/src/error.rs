@@ -17,6 +17,9 @@ pub enum StoreError {
         /// What serde said.
         source: serde_json::Error,
     },
+    /// Offline compaction could not go on; the store is left as it was, or already compacted.
+    #[error("compaction: {0}")]
+    Compact(String),
     /// The committer thread is gone (the store is shutting down).
     #[error("store is closed")]
     Closed,

@@ -11,12 +11,14 @@
 //!    commit of anyone, sled's periodic flush, or the shutdown flush.
 
 mod commit;
+mod compact;
 mod error;
 pub mod model;
 mod store;
 pub mod ts;
 
 pub use commit::CommitStats;
+pub use compact::{compact, Compacted};
 pub use error::StoreError;
 pub use store::{
     id_bound, Campaigns, Contacts, Cursor, DueDelivery, HeldMessage, Indexed, KeyLocation, Keys, Messages,

@@ -201,3 +201,51 @@ async fn a_loadtest_backlog_survives_a_kill_and_comes_back_in_the_queue_gauges()
     );
     assert!(ready > 0.0 && first >= ready && back >= ready, "{r}");
 }
+
+/// `pigeon compact` over `data`: its exit status and what it printed (stdout, then stderr).
+fn compact(data: &std::path::Path) -> (bool, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pigeon"))
+        .args(["compact", "--data-dir"])
+        .arg(data)
+        .env_remove("PIGEON_DATA_DIR")
+        .output()
+        .expect("pigeon compact runs");
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    (out.status.success(), text)
+}
+
+#[actix_web::test]
+async fn compaction_refuses_a_running_node_and_keeps_everything_of_a_stopped_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let log = dir.path().join("log");
+    let app = spawn_binary(&data, Some(ADMIN), &log);
+    let t = app.create_tenant("starter").await;
+    app.sim_phone(&t.id, "+14155550999", 0).await;
+    let ids: Vec<String> = futures_util::future::join_all((0..20).map(|i| {
+        let (app, key) = (&app, t.live.clone());
+        async move { app.send_ok(&key, &format!("+141555501{i:02}")).await }
+    }))
+    .await;
+    for id in &ids {
+        app.wait_status(&t.live, id, "delivered").await;
+    }
+
+    let (ok, text) = compact(&data);
+    assert!(!ok, "a running node's store is refused: {text}");
+    assert!(text.contains("still running"), "{text}");
+
+    assert!(app.terminate().success());
+    let (ok, text) = compact(&data);
+    assert!(ok, "{text}");
+    assert!(text.contains("compacted") && text.contains("MiB ->"), "{text}");
+
+    // The same node, with everything it had.
+    let app = spawn_binary(&data, Some(ADMIN), &log);
+    for id in &ids {
+        assert_eq!(app.message(&t.live, id).await["status"], "delivered");
+    }
+    let after = app.send_ok(&t.live, "+14155550199").await;
+    app.wait_status(&t.live, &after, "delivered").await;
+    assert!(app.terminate().success());
+}
