@@ -106,13 +106,20 @@ where
 
 /// Messages queued or in flight, from `/metrics`.
 pub(crate) async fn waiting_work(api: &Api) -> Option<u64> {
+    let text = metrics(api).await?;
+    Some((value(&text, "pigeon_messages_queued")? + value(&text, "pigeon_messages_in_flight")?) as u64)
+}
+
+/// The server's `/metrics` text.
+pub(crate) async fn metrics(api: &Api) -> Option<String> {
     let mut res = api.client.get(format!("{}/metrics", api.base)).send().await.ok()?;
     let body = res.body().limit(16 << 20).await.ok()?;
-    let text = std::str::from_utf8(&body).ok()?;
-    let gauge = |name: &str| -> Option<f64> {
-        text.lines().find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.trim().parse().ok())
-    };
-    Some((gauge("pigeon_messages_queued")? + gauge("pigeon_messages_in_flight")?) as u64)
+    String::from_utf8(body.to_vec()).ok()
+}
+
+/// The value of an unlabelled series in `/metrics` text.
+pub(crate) fn value(text: &str, name: &str) -> Option<f64> {
+    text.lines().find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.trim().parse().ok())
 }
 
 /// Kills the server and starts it again on the same data; times readiness, the first accepted

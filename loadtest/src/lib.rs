@@ -183,6 +183,13 @@ pub async fn run(args: LoadArgs) -> Result<Report, String> {
         report.ratio_to_baseline = report.baseline_per_s.map(|b| report.accepted_per_s / b);
     }
     report.backlog = args.backlog.then_some(p.accepted_all);
+    // What the messages cost the store: writes (sled inserts and removes) and bytes on disk, over
+    // every message accepted in the run, warm-up included.
+    if let (Some(text), true) = (client::metrics(&api).await, p.accepted_all > 0) {
+        let per = |name| client::value(&text, name).map(|v| v / p.accepted_all as f64);
+        report.store_writes_per_message = per("pigeon_store_writes_total");
+        report.store_bytes_per_message = per("pigeon_store_size_bytes");
+    }
     if args.restart {
         let s = server.as_mut().ok_or("--restart needs a server this command starts (no --url)")?;
         report.restart = Some(restart(s, &mut api, &key, &agents, report.backlog).await?);
@@ -240,6 +247,9 @@ pub fn table(r: &Report) -> String {
     }
     if let Some(rss) = r.server_rss_mib {
         s += &format!("  server RSS          {rss:.0} MiB\n");
+    }
+    if let (Some(w), Some(b)) = (r.store_writes_per_message, r.store_bytes_per_message) {
+        s += &format!("  store               {w:.1} writes and {b:.0} bytes on disk per message\n");
     }
     if let Some(x) = &r.restart {
         s += &format!("  restart (SIGKILL)   ready {:.2} s   first 202 {:.2} s", x.ready_s, x.first_accept_s);

@@ -73,6 +73,11 @@ pub struct Report {
     pub ratio_to_baseline: Option<f64>,
     /// Server resident memory at the end, MiB (a server this command started).
     pub server_rss_mib: Option<f64>,
+    /// The store's writes (sled inserts and removes) per message accepted in the run, from the
+    /// server's `pigeon_store_writes_total`.
+    pub store_writes_per_message: Option<f64>,
+    /// The store's size on disk per message accepted in the run, from `pigeon_store_size_bytes`.
+    pub store_bytes_per_message: Option<f64>,
     /// With `--backlog`: messages left queued (every one accepted, warm-up included).
     pub backlog: Option<u64>,
     /// With `--restart`: what the restart took.

@@ -109,6 +109,8 @@ async fn metrics_count_requests_by_route_and_status() {
         r#"pigeon_http_requests_total{method="POST",route="/admin/v1/tenants",status="201"}"#,
         "pigeon_http_request_duration_seconds_bucket",
         "pigeon_store_flushes_total",
+        "pigeon_store_writes_total",
+        "pigeon_store_size_bytes",
         "pigeon_store_flush_microseconds_total",
         "pigeon_store_slow_flushes_total",
         "pigeon_tenant_actors",

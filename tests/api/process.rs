@@ -182,6 +182,11 @@ async fn a_loadtest_smoke_run_completes_with_nothing_lost() {
         assert!(r["accept_latency_ms"][field].is_number() && r["end_to_end_ms"][field].is_number(), "{r}");
     }
     assert!(r["server_rss_mib"].as_f64().unwrap() > 0.0, "{r}");
+    // Each message is accepted, delivered and reported by webhook: several writes, a few KB.
+    let writes = r["store_writes_per_message"].as_f64().unwrap();
+    assert!((2.0..40.0).contains(&writes), "{r}");
+    assert!(r["store_bytes_per_message"].as_f64().unwrap() > 0.0, "{r}");
+    assert!(stdout.contains("writes and"), "{stdout}");
 }
 
 /// The harness's backlog and restart: every message accepted stays queued, survives SIGKILL, and

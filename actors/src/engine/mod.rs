@@ -213,6 +213,11 @@ impl Engine {
         self.inner.store.is_healthy()
     }
 
+    /// Writes made through the store since it opened (`/metrics`).
+    pub fn store_writes(&self) -> u64 {
+        self.inner.store.writes()
+    }
+
     /// Bytes the store takes on disk (`/metrics`).
     pub fn store_size(&self) -> u64 {
         self.inner.store.size_on_disk()

@@ -3,26 +3,27 @@
 
 use ulid::Ulid;
 
+use super::tree::{Opener, Tree};
 use super::{decode, encode, get_of, page, tkey, ulid_at};
 use crate::model::{CampaignRecord, CampaignStatus, MessageStatus};
 use crate::StoreError;
 
 /// The `campaigns`, `campaign_recipients` and `campaign_messages` trees.
 pub struct Campaigns {
-    campaigns: sled::Tree,
-    recipients: sled::Tree,
-    messages: sled::Tree,
+    campaigns: Tree,
+    recipients: Tree,
+    messages: Tree,
 }
 
 /// Recipients written per sled batch.
 const RECIPIENT_BATCH: usize = 10_000;
 
 impl Campaigns {
-    pub(super) fn open(db: &sled::Db) -> Result<Self, StoreError> {
+    pub(super) fn open(db: &Opener) -> Result<Self, StoreError> {
         Ok(Self {
-            campaigns: db.open_tree("campaigns")?,
-            recipients: db.open_tree("campaign_recipients")?,
-            messages: db.open_tree("campaign_messages")?,
+            campaigns: db.tree("campaigns")?,
+            recipients: db.tree("campaign_recipients")?,
+            messages: db.tree("campaign_messages")?,
         })
     }
 
@@ -69,7 +70,7 @@ impl Campaigns {
                 k.extend_from_slice(&i.to_be_bytes());
                 batch.insert(k, p.as_bytes());
             }
-            self.recipients.apply_batch(batch)?;
+            self.recipients.apply_batch(batch, chunk.len() as u64)?;
         }
         Ok(())
     }
@@ -135,7 +136,7 @@ impl Campaigns {
         let mut batch = sled::Batch::default();
         batch.remove(link);
         batch.insert(key, &count.to_be_bytes());
-        self.messages.apply_batch(batch)?;
+        self.messages.apply_batch(batch, 2)?;
         Ok(())
     }
 

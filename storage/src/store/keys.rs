@@ -6,6 +6,7 @@ use sled::transaction::{ConflictableTransactionError as Cte, TransactionalTree};
 use sled::Transactional;
 use ulid::Ulid;
 
+use super::tree::{Opener, Tree};
 use super::{all_of, encode, hash_index, owner_pair, tkey, ulid_value};
 use crate::model::ApiKeyRecord;
 use crate::StoreError;
@@ -22,21 +23,17 @@ pub struct KeyLocation {
 
 /// The `keys`, `key_hashes` and `key_ids` trees.
 pub struct Keys {
-    keys: sled::Tree,
-    key_hashes: sled::Tree,
-    key_ids: sled::Tree,
+    keys: Tree,
+    key_hashes: Tree,
+    key_ids: Tree,
 }
 
 impl Keys {
-    pub(super) fn open(db: &sled::Db) -> Result<Self, StoreError> {
-        Ok(Self {
-            keys: db.open_tree("keys")?,
-            key_hashes: db.open_tree("key_hashes")?,
-            key_ids: db.open_tree("key_ids")?,
-        })
+    pub(super) fn open(db: &Opener) -> Result<Self, StoreError> {
+        Ok(Self { keys: db.tree("keys")?, key_hashes: db.tree("key_hashes")?, key_ids: db.tree("key_ids")? })
     }
 
-    pub(super) fn trees(&self) -> (&sled::Tree, &sled::Tree, &sled::Tree) {
+    pub(super) fn trees(&self) -> (&Tree, &Tree, &Tree) {
         (&self.keys, &self.key_hashes, &self.key_ids)
     }
 
@@ -63,9 +60,11 @@ impl Keys {
     /// it can never authenticate again. Follow with [`super::Store::commit`] when the change must
     /// last.
     pub fn put(&self, k: &ApiKeyRecord) -> Result<(), StoreError> {
-        (&self.keys, &self.key_hashes, &self.key_ids)
+        (&*self.keys, &*self.key_hashes, &*self.key_ids)
             .transaction(|(kt, kh, ki)| Self::put_in(kt, kh, ki, k))
-            .map_err(StoreError::from)
+            .map_err(StoreError::from)?;
+        self.keys.count(3);
+        Ok(())
     }
 
     /// Every key of a tenant, revoked ones included, in creation order.

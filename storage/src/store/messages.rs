@@ -7,6 +7,7 @@ use std::ops::Bound;
 use chrono::{DateTime, Utc};
 use ulid::Ulid;
 
+use super::tree::{Opener, Tree};
 use super::{decode, encode, get_of, tkey, ulid_at};
 use crate::model::{IdempotencyRecord, MessageRecord, RecipientRecord};
 use crate::StoreError;
@@ -35,11 +36,11 @@ pub struct HeldMessage {
 
 /// The `messages`, `pending`, `schedule`, `recipients` and `idempotency` trees.
 pub struct Messages {
-    messages: sled::Tree,
-    pending: sled::Tree,
-    schedule: sled::Tree,
-    recipients: sled::Tree,
-    idempotency: sled::Tree,
+    messages: Tree,
+    pending: Tree,
+    schedule: Tree,
+    recipients: Tree,
+    idempotency: Tree,
 }
 
 /// The `pending` key of a message: its phone (nil for test messages) then its id, so each phone's
@@ -63,21 +64,21 @@ fn schedule_key(m: &MessageRecord) -> Option<[u8; 40]> {
 }
 
 impl Messages {
-    pub(super) fn open(db: &sled::Db) -> Result<Self, StoreError> {
+    pub(super) fn open(db: &Opener) -> Result<Self, StoreError> {
         Ok(Self {
-            messages: db.open_tree("messages")?,
-            pending: db.open_tree("pending")?,
-            schedule: db.open_tree("schedule")?,
-            recipients: db.open_tree("recipients")?,
-            idempotency: db.open_tree("idempotency")?,
+            messages: db.tree("messages")?,
+            pending: db.tree("pending")?,
+            schedule: db.tree("schedule")?,
+            recipients: db.tree("recipients")?,
+            idempotency: db.tree("idempotency")?,
         })
     }
 
-    pub(super) fn tree(&self) -> &sled::Tree {
+    pub(super) fn tree(&self) -> &Tree {
         &self.messages
     }
 
-    pub(super) fn idempotency_tree(&self) -> &sled::Tree {
+    pub(super) fn idempotency_tree(&self) -> &Tree {
         &self.idempotency
     }
 

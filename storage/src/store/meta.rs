@@ -2,6 +2,7 @@
 
 use ulid::Ulid;
 
+use super::tree::{Opener, Tree};
 use super::ulid_value;
 use crate::StoreError;
 
@@ -10,12 +11,12 @@ const DEMO_TENANT: &[u8] = b"demo_tenant";
 
 /// The `meta` tree.
 pub struct Meta {
-    meta: sled::Tree,
+    meta: Tree,
 }
 
 impl Meta {
-    pub(super) fn open(db: &sled::Db) -> Result<Self, StoreError> {
-        Ok(Self { meta: db.open_tree("meta")? })
+    pub(super) fn open(db: &Opener) -> Result<Self, StoreError> {
+        Ok(Self { meta: db.tree("meta")? })
     }
 
     /// The SHA-256 (hex) of the operator token, once one has been set.

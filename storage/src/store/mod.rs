@@ -14,6 +14,7 @@ mod phones;
 mod records;
 mod retention;
 mod tenants;
+mod tree;
 mod webhooks;
 
 use std::ops::Bound;
@@ -45,6 +46,8 @@ pub struct Store {
 
 struct Inner {
     db: sled::Db,
+    /// Writes made through the store's trees (see `tree.rs`).
+    writes: Arc<std::sync::atomic::AtomicU64>,
     meta: Meta,
     tenants: Tenants,
     keys: Keys,
@@ -81,18 +84,21 @@ impl Store {
             .map_err(|e| StoreError::Flush(format!("cannot open the store's log for syncing: {e}")))?;
         let committer = Committer::start(db.clone(), log)
             .map_err(|e| StoreError::Flush(format!("cannot start committer: {e}")))?;
+        let writes = Arc::default();
+        let trees = tree::Opener { db: &db, writes: &writes };
         Ok(Self {
             inner: Arc::new(Inner {
-                meta: Meta::open(&db)?,
-                tenants: Tenants::open(&db)?,
-                keys: Keys::open(&db)?,
-                phones: Phones::open(&db)?,
-                messages: Messages::open(&db)?,
-                numbers: Numbers::open(&db)?,
-                webhooks: Webhooks::open(&db)?,
-                templates: Templates::open(&db, "templates", "template_names")?,
-                contacts: Contacts::open(&db, "contacts", "contact_phones")?,
-                campaigns: Campaigns::open(&db)?,
+                meta: Meta::open(&trees)?,
+                tenants: Tenants::open(&trees)?,
+                keys: Keys::open(&trees)?,
+                phones: Phones::open(&trees)?,
+                messages: Messages::open(&trees)?,
+                numbers: Numbers::open(&trees)?,
+                webhooks: Webhooks::open(&trees)?,
+                templates: Templates::open(&trees, "templates", "template_names")?,
+                contacts: Contacts::open(&trees, "contacts", "contact_phones")?,
+                campaigns: Campaigns::open(&trees)?,
+                writes,
                 db,
                 committer,
             }),
@@ -120,6 +126,12 @@ impl Store {
     /// True while the database answers reads.
     pub fn is_healthy(&self) -> bool {
         self.inner.meta.admin_token_hash().is_ok()
+    }
+
+    /// Writes made through the store since it opened: sled inserts and removes, and the writes
+    /// of batches and transactions. The send path's cost in writes, read by `/metrics`.
+    pub fn writes(&self) -> u64 {
+        self.inner.writes.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Bytes the store takes on disk.

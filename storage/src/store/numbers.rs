@@ -3,22 +3,23 @@
 
 use ulid::Ulid;
 
+use super::tree::{Opener, Tree};
 use super::{decode, encode, tkey};
 use crate::model::DetectionRecord;
 use crate::StoreError;
 
 /// The `optouts` and `detections` trees.
 pub struct Numbers {
-    optouts: sled::Tree,
-    detections: sled::Tree,
+    optouts: Tree,
+    detections: Tree,
 }
 
 impl Numbers {
-    pub(super) fn open(db: &sled::Db) -> Result<Self, StoreError> {
-        Ok(Self { optouts: db.open_tree("optouts")?, detections: db.open_tree("detections")? })
+    pub(super) fn open(db: &Opener) -> Result<Self, StoreError> {
+        Ok(Self { optouts: db.tree("optouts")?, detections: db.tree("detections")? })
     }
 
-    pub(super) fn detections_tree(&self) -> &sled::Tree {
+    pub(super) fn detections_tree(&self) -> &Tree {
         &self.detections
     }
 

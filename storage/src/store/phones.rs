@@ -6,6 +6,7 @@ use sled::transaction::ConflictableTransactionError as Cte;
 use sled::Transactional;
 use ulid::Ulid;
 
+use super::tree::{Opener, Tree};
 use super::{all_of, encode, get_of, hash_index, owner_pair, tkey, ulid_value};
 use crate::model::PhoneRecord;
 use crate::StoreError;
@@ -21,17 +22,17 @@ pub struct PhoneLocation {
 
 /// The `phones`, `phone_ids` and `phone_tokens` trees.
 pub struct Phones {
-    phones: sled::Tree,
-    phone_ids: sled::Tree,
-    phone_tokens: sled::Tree,
+    phones: Tree,
+    phone_ids: Tree,
+    phone_tokens: Tree,
 }
 
 impl Phones {
-    pub(super) fn open(db: &sled::Db) -> Result<Self, StoreError> {
+    pub(super) fn open(db: &Opener) -> Result<Self, StoreError> {
         Ok(Self {
-            phones: db.open_tree("phones")?,
-            phone_ids: db.open_tree("phone_ids")?,
-            phone_tokens: db.open_tree("phone_tokens")?,
+            phones: db.tree("phones")?,
+            phone_ids: db.tree("phone_ids")?,
+            phone_tokens: db.tree("phone_tokens")?,
         })
     }
 
@@ -48,7 +49,7 @@ impl Phones {
     fn change(&self, p: &PhoneRecord, keep: bool) -> Result<(), StoreError> {
         let rk = tkey(p.tenant_id, &p.id.to_bytes());
         let token = p.agent_token_hash.as_deref().and_then(hash_index);
-        (&self.phones, &self.phone_ids, &self.phone_tokens)
+        (&*self.phones, &*self.phone_ids, &*self.phone_tokens)
             .transaction(|(ph, ids, tokens)| {
                 if keep {
                     ph.insert(rk.as_slice(), encode(p))?;
@@ -65,7 +66,9 @@ impl Phones {
                 }
                 Ok::<_, Cte<StoreError>>(())
             })
-            .map_err(StoreError::from)
+            .map_err(StoreError::from)?;
+        self.phones.count(2 + u64::from(token.is_some()));
+        Ok(())
     }
 
     /// A tenant's phones in creation order.

@@ -10,6 +10,7 @@ use sled::transaction::ConflictableTransactionError as Cte;
 use sled::Transactional;
 use ulid::Ulid;
 
+use super::tree::{Opener, Tree};
 use super::{encode, get_of, page, tkey, ulid_value};
 use crate::model::{ContactRecord, TemplateRecord};
 use crate::StoreError;
@@ -51,8 +52,8 @@ impl Unique for ContactRecord {
 /// A record tree and its unique index.
 pub struct Indexed<T> {
     name: &'static str,
-    records: sled::Tree,
-    index: sled::Tree,
+    records: Tree,
+    index: Tree,
     _records: PhantomData<fn() -> T>,
 }
 
@@ -62,15 +63,15 @@ pub type Templates = Indexed<TemplateRecord>;
 pub type Contacts = Indexed<ContactRecord>;
 
 impl<T: Unique> Indexed<T> {
-    pub(super) fn open(db: &sled::Db, name: &'static str, index: &str) -> Result<Self, StoreError> {
-        Ok(Self { name, records: db.open_tree(name)?, index: db.open_tree(index)?, _records: PhantomData })
+    pub(super) fn open(db: &Opener, name: &'static str, index: &str) -> Result<Self, StoreError> {
+        Ok(Self { name, records: db.tree(name)?, index: db.tree(index)?, _records: PhantomData })
     }
 
     /// Writes a record and its index entry, dropping the entry of `old_unique` when the unique
     /// field changed. Follow with [`super::Store::commit`].
     pub fn put(&self, r: &T, old_unique: Option<&str>) -> Result<(), StoreError> {
         let tenant = r.tenant_id();
-        (&self.records, &self.index)
+        (&*self.records, &*self.index)
             .transaction(|(records, index)| {
                 if let Some(old) = old_unique {
                     index.remove(tkey(tenant, old.as_bytes()))?;
@@ -79,19 +80,23 @@ impl<T: Unique> Indexed<T> {
                 records.insert(tkey(tenant, &r.id().to_bytes()), encode(r))?;
                 Ok::<_, Cte<StoreError>>(())
             })
-            .map_err(StoreError::from)
+            .map_err(StoreError::from)?;
+        self.records.count(2 + u64::from(old_unique.is_some()));
+        Ok(())
     }
 
     /// Deletes a record and its index entry. Follow with [`super::Store::commit`].
     pub fn delete(&self, r: &T) -> Result<(), StoreError> {
         let tenant = r.tenant_id();
-        (&self.records, &self.index)
+        (&*self.records, &*self.index)
             .transaction(|(records, index)| {
                 index.remove(tkey(tenant, r.unique().as_bytes()))?;
                 records.remove(tkey(tenant, &r.id().to_bytes()))?;
                 Ok::<_, Cte<StoreError>>(())
             })
-            .map_err(StoreError::from)
+            .map_err(StoreError::from)?;
+        self.records.count(2);
+        Ok(())
     }
 
     /// A record by id.

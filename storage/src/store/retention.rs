@@ -117,7 +117,7 @@ impl Store {
 /// One step of a scan over a whole tree that deletes what `expired` says: at most `max` keys
 /// looked at, starting after `cursor`.
 fn prune_scan(
-    tree: &sled::Tree,
+    tree: &super::tree::Tree,
     cursor: Cursor,
     max: usize,
     expired: impl Fn(&[u8]) -> Result<bool, StoreError>,

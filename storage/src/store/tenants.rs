@@ -6,19 +6,20 @@ use sled::Transactional;
 use ulid::Ulid;
 
 use super::keys::Keys;
+use super::tree::{Opener, Tree};
 use super::{decode, encode, page, tkey};
 use crate::model::{ApiKeyRecord, TenantRecord};
 use crate::StoreError;
 
 /// The `tenants` and `counters` trees.
 pub struct Tenants {
-    tenants: sled::Tree,
-    counters: sled::Tree,
+    tenants: Tree,
+    counters: Tree,
 }
 
 impl Tenants {
-    pub(super) fn open(db: &sled::Db) -> Result<Self, StoreError> {
-        Ok(Self { tenants: db.open_tree("tenants")?, counters: db.open_tree("counters")? })
+    pub(super) fn open(db: &Opener) -> Result<Self, StoreError> {
+        Ok(Self { tenants: db.tree("tenants")?, counters: db.tree("counters")? })
     }
 
     /// Writes a new tenant and its first keys in one transaction.
@@ -29,7 +30,7 @@ impl Tenants {
         records: &[ApiKeyRecord],
     ) -> Result<(), StoreError> {
         let (kt, kh, ki) = keys.trees();
-        (&self.tenants, kt, kh, ki)
+        (&*self.tenants, &**kt, &**kh, &**ki)
             .transaction(|(tenants, kt, kh, ki)| {
                 tenants.insert(&t.id.to_bytes(), encode(t))?;
                 for k in records {
@@ -37,7 +38,9 @@ impl Tenants {
                 }
                 Ok::<_, Cte<StoreError>>(())
             })
-            .map_err(StoreError::from)
+            .map_err(StoreError::from)?;
+        self.tenants.count(1 + 3 * records.len() as u64);
+        Ok(())
     }
 
     /// Replaces a tenant's record. Follow with [`super::Store::commit`].

@@ -244,3 +244,21 @@ async fn retention_deletes_only_what_is_final_and_old_and_keeps_campaign_counts(
     assert!(s.numbers().detection(t, "+14155550100").unwrap().is_none());
     assert!(s.numbers().detection(t, "+14155550101").unwrap().is_some());
 }
+
+#[tokio::test]
+async fn writes_are_counted_as_the_send_path_makes_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Store::open(dir.path()).unwrap();
+    let (t, p) = (new_id(), new_id());
+    let mut m = message(t, Some(p));
+    let recipient = RecipientRecord { first_at: m.created_at, last_phone: Some(p) };
+    let before = s.writes();
+    s.accept_message(&m, Some(("+14155550100", &recipient)), &[("calls:x", 1)], None).unwrap();
+    // The counter, the recipient, the `pending` entry, the message.
+    assert_eq!(s.writes() - before, 4);
+    m.status = MessageStatus::Delivered;
+    let before = s.writes();
+    s.messages().put(&m).unwrap();
+    // The message, and its `pending` entry leaves.
+    assert_eq!(s.writes() - before, 2);
+}

@@ -4,6 +4,7 @@
 
 use ulid::Ulid;
 
+use super::tree::{Opener, Tree};
 use super::{all_of, decode, encode, page, tkey, ulid_at};
 use crate::model::{DeliveryRecord, DeliveryState, WebhookRecord};
 use crate::StoreError;
@@ -21,9 +22,9 @@ pub struct DueDelivery {
 
 /// The `webhooks`, `deliveries` and `due` trees.
 pub struct Webhooks {
-    webhooks: sled::Tree,
-    deliveries: sled::Tree,
-    due: sled::Tree,
+    webhooks: Tree,
+    deliveries: Tree,
+    due: Tree,
 }
 
 fn delivery_key(tenant: Ulid, webhook: Ulid, id: Ulid) -> Vec<u8> {
@@ -33,15 +34,11 @@ fn delivery_key(tenant: Ulid, webhook: Ulid, id: Ulid) -> Vec<u8> {
 }
 
 impl Webhooks {
-    pub(super) fn open(db: &sled::Db) -> Result<Self, StoreError> {
-        Ok(Self {
-            webhooks: db.open_tree("webhooks")?,
-            deliveries: db.open_tree("deliveries")?,
-            due: db.open_tree("due")?,
-        })
+    pub(super) fn open(db: &Opener) -> Result<Self, StoreError> {
+        Ok(Self { webhooks: db.tree("webhooks")?, deliveries: db.tree("deliveries")?, due: db.tree("due")? })
     }
 
-    pub(super) fn deliveries_tree(&self) -> &sled::Tree {
+    pub(super) fn deliveries_tree(&self) -> &Tree {
         &self.deliveries
     }
 
