@@ -88,9 +88,8 @@ fn main() -> ExitCode {
                 Ok(report) => {
                     print!("{}", pigeon_loadtest::table(&report));
                     if let Some(path) = json {
-                        let text = serde_json::to_string_pretty(&report).expect("report serializes");
-                        if let Err(e) = std::fs::write(&path, text) {
-                            eprintln!("pigeon loadtest: cannot write {}: {e}", path.display());
+                        if let Err(e) = pigeon_loadtest::write_files(&report, &path) {
+                            eprintln!("pigeon loadtest: {e}");
                             return ExitCode::FAILURE;
                         }
                     }

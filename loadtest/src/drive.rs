@@ -70,7 +70,12 @@ pub(crate) async fn connection(
             Ok(mut r) if r.status().as_u16() == 202 => {
                 let v: Value = r.json().await.unwrap_or(Value::Null);
                 if let (Some(t), Some(id)) = (&tracker, v["data"]["message_id"].as_str()) {
-                    t.lock().unwrap().sent.insert(id.to_owned(), intended);
+                    let mut t = t.lock().unwrap();
+                    t.sent.insert(id.to_owned(), intended);
+                    if intended >= measured {
+                        t.window.accepted += 1;
+                        let _ = t.window.accept.record(took.as_micros().max(1) as u64);
+                    }
                 }
                 p.accepted_all += 1;
                 if intended >= measured {

@@ -14,6 +14,7 @@ mod drive;
 mod report;
 pub mod server;
 mod sink;
+mod soak;
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -26,6 +27,7 @@ use drive::{bar, drive};
 pub use report::{Percentiles, Report, Restart};
 use server::{start_server, OwnServer};
 use sink::{start_sink, Shared};
+pub use soak::{write_chart, Sample};
 
 /// Options of `pigeon loadtest`.
 #[derive(clap::Args, Debug, Clone)]
@@ -75,9 +77,14 @@ pub struct LoadArgs {
     /// How long to wait for webhooks after sending stops.
     #[arg(long, default_value = "10s", value_parser = parse_duration)]
     pub drain: Duration,
-    /// Write the report as JSON here too.
+    /// Write the report as JSON here too; with two samples or more, the soak chart goes beside
+    /// it (`report.json` → `report.svg`).
     #[arg(long)]
     pub json: Option<PathBuf>,
+    /// How often the measured phase is sampled (RSS, store size, window latencies) for the
+    /// report's `samples` and the chart.
+    #[arg(long, default_value = "10s", value_parser = parse_duration)]
+    pub sample_every: Duration,
     /// No progress bar (CI, logs).
     #[arg(long)]
     pub quiet: bool,
@@ -144,7 +151,18 @@ pub async fn run(args: LoadArgs) -> Result<Report, String> {
     }
     let pb = bar(&args, "messages");
     let track = (!args.backlog).then(|| tracker.clone());
+    let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let sampler = actix_web::rt::spawn(soak::sample(
+        Api { base: base.clone(), client: api.client.clone() },
+        server.as_ref().map(OwnServer::pid),
+        tracker.clone(),
+        args.sample_every,
+        Instant::now() + args.warmup,
+        done.clone(),
+    ));
     let p = drive(&base, "/v1/messages", &key, &args, track, pb.clone()).await;
+    done.store(true, std::sync::atomic::Ordering::Relaxed);
+    report.samples = sampler.await.unwrap_or_default();
     if let Some(pb) = pb {
         pb.finish_and_clear();
     }
@@ -262,4 +280,14 @@ pub fn table(r: &Report) -> String {
         s += "\n";
     }
     s
+}
+
+/// Writes the report as JSON to `path` and, with two samples or more, the soak chart beside it.
+pub fn write_files(report: &Report, path: &std::path::Path) -> Result<(), String> {
+    let text = serde_json::to_string_pretty(report).expect("report serializes");
+    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    if report.samples.len() >= 2 {
+        write_chart(&soak::chart_path(path), &report.samples)?;
+    }
+    Ok(())
 }

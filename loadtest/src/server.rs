@@ -50,10 +50,11 @@ impl Drop for OwnServer {
 
 impl OwnServer {
     pub(crate) fn rss_mib(&self) -> Option<f64> {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
-        let kb: f64 =
-            status.lines().find(|l| l.starts_with("VmRSS:"))?.split_whitespace().nth(1)?.parse().ok()?;
-        Some(kb / 1024.0)
+        crate::soak::rss_mib(self.child.id())
+    }
+
+    pub(crate) fn pid(&self) -> u32 {
+        self.child.id()
     }
 }
 

@@ -15,6 +15,8 @@ pub(crate) struct Tracker {
     pub(crate) sent: HashMap<String, Instant>,
     pub(crate) arrived: HashMap<String, Instant>,
     pub(crate) bad_signatures: u64,
+    /// The current soak window's figures.
+    pub(crate) window: crate::soak::Window,
 }
 
 pub(crate) type Shared = Arc<Mutex<Tracker>>;
@@ -35,6 +37,10 @@ pub(crate) fn start_sink(tracker: Shared, secret: Arc<Mutex<String>>) -> std::io
                 let mut t = tracker.lock().unwrap();
                 match (ok, id) {
                     (true, Some(id)) => {
+                        if let Some(sent) = t.sent.get(&id).copied() {
+                            let took = now.saturating_duration_since(sent).as_micros().max(1) as u64;
+                            let _ = t.window.end_to_end.record(took);
+                        }
                         t.arrived.entry(id).or_insert(now);
                     }
                     _ => t.bad_signatures += 1,

@@ -153,6 +153,12 @@ async fn the_demo_prints_keys_and_a_curl_line_that_delivers() {
 
 /// Runs `pigeon loadtest` with `args` plus `--quiet --json`; the table it printed and its report.
 fn loadtest(args: &[&str]) -> (String, serde_json::Value) {
+    let (stdout, report, _) = loadtest_chart(args);
+    (stdout, report)
+}
+
+/// The same, with the soak chart's SVG if one was written.
+fn loadtest_chart(args: &[&str]) -> (String, serde_json::Value, Option<String>) {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("report.json");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_pigeon"))
@@ -165,12 +171,15 @@ fn loadtest(args: &[&str]) -> (String, serde_json::Value) {
         .expect("loadtest runs");
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
-    (stdout, serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap())
+    let chart = std::fs::read_to_string(json.with_extension("svg")).ok();
+    (stdout, serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap(), chart)
 }
 
 #[actix_web::test]
 async fn a_loadtest_smoke_run_completes_with_nothing_lost() {
-    let (stdout, r) = loadtest(&["--duration", "1s", "--warmup", "1s", "--connections", "4", "--baseline"]);
+    let args =
+        ["--duration", "3s", "--warmup", "1s", "--connections", "4", "--baseline", "--sample-every", "1s"];
+    let (stdout, r, chart) = loadtest_chart(&args);
     assert!(stdout.contains("accept") && stdout.contains("end to end"), "prints the table: {stdout}");
     assert!(r["accepted"].as_u64().unwrap() > 0, "{r}");
     assert_eq!(r["lost"], 0, "{r}");
@@ -187,6 +196,20 @@ async fn a_loadtest_smoke_run_completes_with_nothing_lost() {
     assert!((2.0..40.0).contains(&writes), "{r}");
     assert!(r["store_bytes_per_message"].as_f64().unwrap() > 0.0, "{r}");
     assert!(stdout.contains("writes and"), "{stdout}");
+    // Soak mode: a sample a second, each with its window's figures, drawn beside the report.
+    let samples = r["samples"].as_array().unwrap();
+    assert!((2..=3).contains(&samples.len()), "{r}");
+    let accepted: u64 = samples.iter().map(|s| s["accepted"].as_u64().unwrap()).sum();
+    assert!(accepted > 0 && accepted <= r["accepted"].as_u64().unwrap(), "{r}");
+    for s in samples {
+        assert!(s["rss_mib"].as_f64().unwrap() > 0.0 && s["store_mib"].as_f64().unwrap() > 0.0, "{s}");
+        assert!(s["accept_p99_ms"].as_f64().unwrap() >= s["accept_p50_ms"].as_f64().unwrap(), "{s}");
+    }
+    let chart = chart.expect("the chart is written beside the report");
+    assert!(
+        chart.contains("<svg") && chart.contains("server RSS") && chart.contains("accept p99"),
+        "{chart}"
+    );
 }
 
 /// The harness's backlog and restart: every message accepted stays queued, survives SIGKILL, and

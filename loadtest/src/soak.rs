@@ -1,0 +1,165 @@
+//! Soak mode: every `--sample-every` (10 s by default) of the measured phase, the harness notes
+//! the server's RSS, the store's size on disk, accept p50/p99 and end-to-end p99 of that window,
+//! so a long run (`--rate R --duration 30m`) shows whether the node levels off. The samples go
+//! into the JSON report, and [`write_chart`] draws them beside it as an SVG.
+
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use hdrhistogram::Histogram;
+use plotters::prelude::*;
+use serde::Serialize;
+
+use crate::client::{self, Api};
+use crate::sink::Shared;
+
+/// One window of a run.
+#[derive(Serialize, Debug, Clone, Default, PartialEq)]
+pub struct Sample {
+    /// Seconds since the measured phase began, at the end of the window.
+    pub t_s: f64,
+    /// Messages accepted in the window.
+    pub accepted: u64,
+    /// The server's RSS (only for a server the harness started).
+    pub rss_mib: Option<f64>,
+    /// The store's size on disk, from `pigeon_store_size_bytes`.
+    pub store_mib: Option<f64>,
+    /// Accept latency of the window.
+    pub accept_p50_ms: f64,
+    /// Accept latency of the window.
+    pub accept_p99_ms: f64,
+    /// Send to webhook of the messages whose webhook came in the window.
+    pub end_to_end_p99_ms: f64,
+}
+
+/// What the connections and the sink record into for the current window.
+pub(crate) struct Window {
+    pub(crate) accept: Histogram<u64>,
+    pub(crate) end_to_end: Histogram<u64>,
+    pub(crate) accepted: u64,
+}
+
+impl Default for Window {
+    fn default() -> Self {
+        Self { accept: crate::drive::histogram(), end_to_end: crate::drive::histogram(), accepted: 0 }
+    }
+}
+
+/// The server's resident memory, MiB.
+pub(crate) fn rss_mib(pid: u32) -> Option<f64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let kb: f64 =
+        status.lines().find(|l| l.starts_with("VmRSS:"))?.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
+}
+
+/// Samples every `every` from `measured` until `done` is set; returns the samples.
+pub(crate) async fn sample(
+    api: Api,
+    pid: Option<u32>,
+    tracker: Shared,
+    every: Duration,
+    measured: Instant,
+    done: Arc<AtomicBool>,
+) -> Vec<Sample> {
+    let mut out = Vec::new();
+    let wait = measured.saturating_duration_since(Instant::now());
+    actix_web::rt::time::sleep(wait).await;
+    // The window starts clean at the start of measuring.
+    tracker.lock().unwrap().window = Window::default();
+    let mut next = measured + every;
+    while !done.load(Ordering::Relaxed) {
+        actix_web::rt::time::sleep(next.saturating_duration_since(Instant::now())).await;
+        if done.load(Ordering::Relaxed) {
+            break;
+        }
+        next += every;
+        let w = std::mem::take(&mut tracker.lock().unwrap().window);
+        let ms = |h: &Histogram<u64>, q: f64| h.value_at_quantile(q) as f64 / 1000.0;
+        let text = client::metrics(&api).await;
+        out.push(Sample {
+            t_s: measured.elapsed().as_secs_f64(),
+            accepted: w.accepted,
+            rss_mib: pid.and_then(rss_mib),
+            store_mib: text
+                .as_deref()
+                .and_then(|t| client::value(t, "pigeon_store_size_bytes"))
+                .map(|b| b / (1024.0 * 1024.0)),
+            accept_p50_ms: ms(&w.accept, 0.5),
+            accept_p99_ms: ms(&w.accept, 0.99),
+            end_to_end_p99_ms: ms(&w.end_to_end, 0.99),
+        });
+    }
+    out
+}
+
+/// A line of the chart: its name, colour and points.
+type Line = (&'static str, RGBColor, Vec<(f64, f64)>);
+/// A panel of the chart: its area, title, unit and lines.
+type Panel<'a, 'b> =
+    (&'a DrawingArea<SVGBackend<'b>, plotters::coord::Shift>, &'static str, &'static str, Vec<Line>);
+
+/// Draws the samples as an SVG: memory and disk above, latencies below.
+pub fn write_chart(path: &Path, samples: &[Sample]) -> Result<(), String> {
+    let err = |e: &dyn std::fmt::Display| format!("cannot draw {}: {e}", path.display());
+    let root = SVGBackend::new(path, (960, 720)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let (top, bottom) = root.split_vertically(360);
+    let t_max = samples.iter().map(|s| s.t_s).fold(1.0, f64::max);
+    let series = |f: &dyn Fn(&Sample) -> Option<f64>| -> Vec<(f64, f64)> {
+        samples.iter().filter_map(|s| Some((s.t_s, f(s)?))).collect()
+    };
+    let panels: [Panel<'_, '_>; 2] = [
+        (
+            &top,
+            "Memory and disk",
+            "MiB",
+            vec![
+                ("server RSS", RGBColor(0x1f, 0x77, 0xb4), series(&|s| s.rss_mib)),
+                ("store on disk", RGBColor(0xff, 0x7f, 0x0e), series(&|s| s.store_mib)),
+            ],
+        ),
+        (
+            &bottom,
+            "Latency (per window)",
+            "ms",
+            vec![
+                ("accept p50", RGBColor(0x2c, 0xa0, 0x2c), series(&|s| Some(s.accept_p50_ms))),
+                ("accept p99", RGBColor(0xd6, 0x27, 0x28), series(&|s| Some(s.accept_p99_ms))),
+                ("end-to-end p99", RGBColor(0x94, 0x67, 0xbd), series(&|s| Some(s.end_to_end_p99_ms))),
+            ],
+        ),
+    ];
+    for (area, title, unit, lines) in panels {
+        let y_max = lines.iter().flat_map(|(_, _, v)| v.iter().map(|p| p.1)).fold(1.0, f64::max) * 1.1;
+        let mut chart = ChartBuilder::on(area)
+            .caption(title, ("sans-serif", 20))
+            .margin(12)
+            .x_label_area_size(36)
+            .y_label_area_size(56)
+            .build_cartesian_2d(0.0..t_max, 0.0..y_max)
+            .map_err(|e| err(&e))?;
+        chart.configure_mesh().x_desc("seconds").y_desc(unit).draw().map_err(|e| err(&e))?;
+        for (name, color, points) in lines {
+            chart
+                .draw_series(LineSeries::new(points, color.stroke_width(2)))
+                .map_err(|e| err(&e))?
+                .label(name)
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2)));
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()
+            .map_err(|e| err(&e))?;
+    }
+    root.present().map_err(|e| err(&e))
+}
+
+/// `report.json` → `report.svg`.
+pub fn chart_path(json: &Path) -> std::path::PathBuf {
+    json.with_extension("svg")
+}
