@@ -151,6 +151,7 @@ pub fn write_chart(path: &Path, samples: &[Sample]) -> Result<(), String> {
         }
         chart
             .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
             .background_style(WHITE.mix(0.8))
             .border_style(BLACK)
             .draw()
