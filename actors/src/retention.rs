@@ -6,7 +6,8 @@
 //! It runs on a work thread (nicer than the accept path) in batches of [`BATCH`] per tenant and
 //! kind, yielding the thread between batches, and goes on while a batch comes back full, so it
 //! keeps up with any sustained rate the node accepts without ever holding a writer up for long.
-//! Age is judged by the injectable clock; passes start on a real-time tick.
+//! The cutoff comes from the injectable clock; a message's or delivery's age is the time in its id
+//! (ids come from the system clock, so in production both agree). Passes start on a real-time tick.
 
 use std::time::{Duration, Instant};
 
