@@ -4,7 +4,7 @@
 use ulid::Ulid;
 
 use super::tree::{Opener, Tree};
-use super::{decode, encode, get_of, page, tkey, ulid_at};
+use super::{decode, encode, get_of, page, tkey, u64_value, ulid_at};
 use crate::model::{CampaignRecord, CampaignStatus, MessageStatus};
 use crate::StoreError;
 
@@ -132,7 +132,7 @@ impl Campaigns {
             return Ok(());
         }
         let key = tally_key(tenant, campaign, status);
-        let count = read_u64(self.messages.get(&key)?) + 1;
+        let count = u64_value(self.messages.get(&key)?) + 1;
         let mut batch = sled::Batch::default();
         batch.remove(link);
         batch.insert(key, &count.to_be_bytes());
@@ -144,7 +144,7 @@ impl Campaigns {
     pub fn pruned(&self, tenant: Ulid, campaign: Ulid) -> Result<Vec<(MessageStatus, u64)>, StoreError> {
         let mut out = Vec::new();
         for s in MessageStatus::ALL.into_iter().filter(|s| s.is_final()) {
-            let n = read_u64(self.messages.get(tally_key(tenant, campaign, s))?);
+            let n = u64_value(self.messages.get(tally_key(tenant, campaign, s))?);
             if n > 0 {
                 out.push((s, n));
             }
@@ -163,8 +163,4 @@ fn tally_key(tenant: Ulid, campaign: Ulid, status: MessageStatus) -> Vec<u8> {
     k.push(0xff);
     k.extend_from_slice(status.as_str().as_bytes());
     k
-}
-
-fn read_u64(v: Option<sled::IVec>) -> u64 {
-    v.and_then(|v| <[u8; 8]>::try_from(v.as_ref()).ok()).map(u64::from_be_bytes).unwrap_or(0)
 }

@@ -266,6 +266,11 @@ pub(crate) fn ulid_value(v: Option<sled::IVec>) -> Option<Ulid> {
     v.filter(|v| v.len() == 16).map(|v| ulid_at(&v))
 }
 
+/// A counter's value (8 bytes, big-endian); 0 when never set.
+pub(crate) fn u64_value(v: Option<sled::IVec>) -> u64 {
+    v.and_then(|v| <[u8; 8]>::try_from(v.as_ref()).ok()).map(u64::from_be_bytes).unwrap_or(0)
+}
+
 /// How many leading hex characters of a credential's SHA-256 index it. The full hash is
 /// compared, in constant time, by the engine after the lookup.
 pub(crate) const HASH_INDEX_LEN: usize = 32;

@@ -7,7 +7,7 @@ use ulid::Ulid;
 
 use super::keys::Keys;
 use super::tree::{Opener, Tree};
-use super::{decode, encode, page, tkey};
+use super::{decode, encode, page, tkey, u64_value};
 use crate::model::{ApiKeyRecord, TenantRecord};
 use crate::StoreError;
 
@@ -61,12 +61,7 @@ impl Tenants {
 
     /// A tenant's named counter (0 when never set).
     pub fn counter(&self, tenant: Ulid, name: &str) -> Result<u64, StoreError> {
-        Ok(self
-            .counters
-            .get(tkey(tenant, name.as_bytes()))?
-            .and_then(|v| <[u8; 8]>::try_from(v.as_ref()).ok())
-            .map(u64::from_be_bytes)
-            .unwrap_or(0))
+        Ok(u64_value(self.counters.get(tkey(tenant, name.as_bytes()))?))
     }
 
     /// Sets a counter in memory; it reaches disk with the next flush of any kind (see crate docs).
