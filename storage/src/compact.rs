@@ -105,8 +105,9 @@ fn swap(a: &Path, b: &Path) -> Result<(), StoreError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::new_id;
+    use crate::model::{new_id, DetectionRecord};
     use crate::Store;
+    use chrono::{Duration, Utc};
 
     #[tokio::test]
     async fn compaction_keeps_every_record_and_gives_space_back() {
@@ -115,14 +116,20 @@ mod tests {
         let t = new_id();
         {
             let s = Store::open(&dir).unwrap();
+            let seen = |i: u64, imessage| DetectionRecord {
+                imessage,
+                checked_at: Utc::now() - Duration::seconds(i as i64),
+            };
             for i in 0..20_000u64 {
-                s.tenants().set_counter(t, &format!("c{i:06}"), i).unwrap();
+                s.numbers().put_detection(t, &format!("+1{i:010}"), &seen(i, true)).unwrap();
             }
             s.meta().set_admin_token_hash("abc").unwrap();
             s.commit().await.unwrap();
             // Most of it is written again: the file grows, the live data does not.
-            for i in 0..19_000u64 {
-                s.tenants().set_counter(t, &format!("c{i:06}"), 0).unwrap();
+            for round in 0..4 {
+                for i in 0..19_000u64 {
+                    s.numbers().put_detection(t, &format!("+1{i:010}"), &seen(i, round % 2 == 1)).unwrap();
+                }
             }
             s.commit().await.unwrap();
         }
@@ -131,8 +138,9 @@ mod tests {
         assert!(c.after < c.before, "{c:?}");
         assert!(!sibling(&dir, "compacting").exists(), "the old copy is removed");
         let s = Store::open(&dir).unwrap();
-        assert_eq!(s.tenants().counter(t, "c019999").unwrap(), 19_999);
-        assert_eq!(s.tenants().counter(t, "c000005").unwrap(), 0);
+        let imessage = |i: u64| s.numbers().detection(t, &format!("+1{i:010}")).unwrap().map(|d| d.imessage);
+        assert_eq!(imessage(19_999), Some(true));
+        assert_eq!(imessage(5), Some(true));
         assert_eq!(s.meta().admin_token_hash().unwrap().as_deref(), Some("abc"));
     }
 

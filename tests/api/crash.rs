@@ -119,6 +119,14 @@ async fn sigkill_mid_stream_loses_nothing_and_delivers_once() {
 
     // Restart on the same port; the agent carries on.
     let server = spawn_binary_with(&data, Some(ADMIN), &log, &env);
+    // Counters are written back once a second; each accepted message carries its own tally, so
+    // none it counted is forgotten (the kill may have cut off answers to calls it also counted).
+    let v = server.get_tenant(&t.id).await.expect(200, None);
+    let calls = v.data()["usage"]["api_calls_this_month"].as_u64().unwrap();
+    assert!(calls >= accepted_before as u64, "{calls} calls counted for {accepted_before} accepted");
+    let p = server.call("GET", &format!("/admin/v1/phones?tenant_id={}", t.id), Some(ADMIN), None).await;
+    let sent = p.expect(200, None).data()[0]["sent_today"].as_u64().unwrap();
+    assert!(sent >= accepted_before as u64, "{sent} counted on the phone for {accepted_before} accepted");
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
         let before = seen.borrow().jobs.len();

@@ -66,7 +66,7 @@ impl TenantActor {
             }
         }
         self.calls += 1;
-        self.store.tenants().set_counter(self.tenant.id, &format!("{CALLS}{}", self.month), self.calls)?;
+        self.store.tenants().set_counter(self.tenant.id, &format!("{CALLS}{}", self.month), self.calls);
         Ok(())
     }
 }

@@ -8,7 +8,7 @@ use pigeon_storage::model::{
 };
 use ulid::Ulid;
 
-use super::admission::RateInfo;
+use super::admission::{RateInfo, CALLS};
 use super::lifecycle::CompleteTest;
 use super::phones::sent_counter;
 use super::TenantActor;
@@ -209,7 +209,7 @@ impl TenantActor {
             if req.test {
                 // Test keys: no phone, no capacity, no new-contact allowance.
                 m.from = Some(magic::TEST_SENDER.to_owned());
-                self.store.accept_message(&m, None, &[], idem)?;
+                self.store.accept_message(&m, None, idem)?;
                 let id = m.id;
                 return Ok((m, hold.unwrap_or(Dispatch::Test(me, id))));
             }
@@ -238,11 +238,11 @@ impl TenantActor {
             });
             let sent_key = sent_counter(slot.rec.id, today);
             let new_key = is_new.then(|| format!("{NEW_CONTACTS}{today}"));
-            let mut counters = vec![(sent_key.as_str(), u64::from(sent))];
-            if let Some(k) = &new_key {
-                counters.push((k.as_str(), new_count));
+            m.tally = vec![(format!("{CALLS}{}", self.month), self.calls), (sent_key, u64::from(sent))];
+            if let Some(k) = new_key {
+                m.tally.push((k, new_count));
             }
-            self.store.accept_message(&m, recipient.as_ref().map(|r| (to, r)), &counters, idem)?;
+            self.store.accept_message(&m, recipient.as_ref().map(|r| (to, r)), idem)?;
             self.phones[i].sent_today = sent;
             self.new_today.1 = new_count;
             let id = m.id;

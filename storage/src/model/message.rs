@@ -154,6 +154,11 @@ pub struct MessageRecord {
     /// Set when quiet hours moved it: `QUIET_HOURS`.
     #[serde(default)]
     pub notice: Option<String>,
+    /// The tenant's counters as this message's accept left them (name, value). Counters are
+    /// written back once a second; a restart takes the highest tallies of the messages made
+    /// since, so a crash forgets no counted message.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tally: Vec<(String, u64)>,
 }
 
 impl MessageRecord {
@@ -192,6 +197,7 @@ impl MessageRecord {
             lease: None,
             held: false,
             notice: None,
+            tally: Vec::new(),
         }
     }
 }

@@ -1,13 +1,16 @@
 //! Messages and what the send path writes beside them: the recipient's record, the idempotency
 //! key, and the two work lists a restart resumes from: `pending` (phone → messages it still
-//! owes, in acceptance order) and `schedule` (held messages by release time).
+//! owes, in acceptance order; young entries only in memory, see `worklist.rs`) and `schedule`
+//! (held messages by release time).
 
 use std::ops::Bound;
+use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use ulid::Ulid;
 
 use super::tree::{Opener, Tree};
+use super::worklist::WorkList;
 use super::{decode, encode, get_of, tkey, ulid_at};
 use crate::model::{IdempotencyRecord, MessageRecord, RecipientRecord};
 use crate::StoreError;
@@ -37,7 +40,7 @@ pub struct HeldMessage {
 /// The `messages`, `pending`, `schedule`, `recipients` and `idempotency` trees.
 pub struct Messages {
     messages: Tree,
-    pending: Tree,
+    pending: Arc<WorkList>,
     schedule: Tree,
     recipients: Tree,
     idempotency: Tree,
@@ -45,7 +48,7 @@ pub struct Messages {
 
 /// The `pending` key of a message: its phone (nil for test messages) then its id, so each phone's
 /// work is one range in acceptance order.
-fn pending_key(phone: Option<Ulid>, id: Ulid) -> [u8; 32] {
+pub(super) fn pending_key(phone: Option<Ulid>, id: Ulid) -> [u8; 32] {
     let mut k = [0u8; 32];
     k[..16].copy_from_slice(&phone.unwrap_or(Ulid::nil()).to_bytes());
     k[16..].copy_from_slice(&id.to_bytes());
@@ -67,7 +70,7 @@ impl Messages {
     pub(super) fn open(db: &Opener) -> Result<Self, StoreError> {
         Ok(Self {
             messages: db.tree("messages")?,
-            pending: db.tree("pending")?,
+            pending: Arc::new(WorkList::new(db.tree("pending")?)),
             schedule: db.tree("schedule")?,
             recipients: db.tree("recipients")?,
             idempotency: db.tree("idempotency")?,
@@ -76,6 +79,10 @@ impl Messages {
 
     pub(super) fn tree(&self) -> &Tree {
         &self.messages
+    }
+
+    pub(super) fn pending_list(&self) -> &Arc<WorkList> {
+        &self.pending
     }
 
     pub(super) fn idempotency_tree(&self) -> &Tree {
@@ -102,7 +109,7 @@ impl Messages {
                 self.schedule.insert(k, &[])?;
             }
         } else if m.status.is_pending() {
-            self.pending.insert(pending_key(m.phone_id, m.id), &m.tenant_id.to_bytes())?;
+            self.pending.add(pending_key(m.phone_id, m.id), m.tenant_id)?;
         }
         self.messages.insert(tkey(m.tenant_id, &m.id.to_bytes()), encode(m))?;
         Ok(())
@@ -117,11 +124,11 @@ impl Messages {
         let owed_by_phone = m.status.is_pending() && !m.held;
         let pk = pending_key(m.phone_id, m.id);
         if owed_by_phone {
-            self.pending.insert(pk, &m.tenant_id.to_bytes())?;
+            self.pending.add(pk, m.tenant_id)?;
         }
         self.messages.insert(tkey(m.tenant_id, &m.id.to_bytes()), encode(m))?;
         if !owed_by_phone {
-            self.pending.remove(pk)?;
+            self.pending.remove(&pk)?;
         }
         if !m.held {
             if let Some(k) = schedule_key(m) {
@@ -167,24 +174,24 @@ impl Messages {
 
     /// Every message still owed by a phone (or a test completion), phone by phone, oldest first.
     pub fn pending(&self) -> Result<Vec<PendingWork>, StoreError> {
-        self.pending
-            .iter()
-            .map(|kv| {
-                let (k, v) = kv?;
+        Ok(self
+            .pending
+            .entries()?
+            .into_iter()
+            .map(|(k, tenant_id)| {
                 let phone = ulid_at(&k);
-                Ok(PendingWork {
+                PendingWork {
                     phone_id: (!phone.is_nil()).then_some(phone),
-                    tenant_id: ulid_at(&v),
+                    tenant_id,
                     message_id: ulid_at(&k[16..]),
-                })
+                }
             })
-            .collect()
+            .collect())
     }
 
     /// Drops a `pending` entry whose message is gone or finished (found at recovery).
     pub fn drop_pending(&self, w: &PendingWork) -> Result<(), StoreError> {
-        self.pending.remove(pending_key(w.phone_id, w.message_id))?;
-        Ok(())
+        self.pending.remove(&pending_key(w.phone_id, w.message_id))
     }
 
     /// Every held message, earliest release first.

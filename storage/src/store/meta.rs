@@ -19,6 +19,10 @@ impl Meta {
         Ok(Self { meta: db.tree("meta")? })
     }
 
+    pub(super) fn tree(&self) -> &Tree {
+        &self.meta
+    }
+
     /// The SHA-256 (hex) of the operator token, once one has been set.
     pub fn admin_token_hash(&self) -> Result<Option<String>, StoreError> {
         Ok(self.meta.get(ADMIN_TOKEN_HASH)?.map(|v| String::from_utf8_lossy(&v).into_owned()))

@@ -3,10 +3,12 @@
 //! contiguous range and no lookup can cross tenants by accident; every tenant-owned read takes the
 //! tenant id. The global trees are the exception and hold no tenant data: credential and id
 //! indexes (credential or id → owner, needed to find a tenant before we know it) and the work
-//! lists a restart resumes from (`pending`, `schedule`, `due`).
+//! lists a restart resumes from (`pending`, `schedule`, `due`; see `worklist.rs` and `mark.rs`
+//! for why their young entries live only in memory).
 
 mod campaigns;
 mod keys;
+mod mark;
 mod messages;
 mod meta;
 mod numbers;
@@ -16,6 +18,7 @@ mod retention;
 mod tenants;
 mod tree;
 mod webhooks;
+mod worklist;
 
 use std::ops::Bound;
 use std::path::Path;
@@ -58,6 +61,8 @@ struct Inner {
     templates: Templates,
     contacts: Contacts,
     campaigns: Campaigns,
+    /// Declared before the committer: it stops first, so the final flush covers its writes.
+    _ticker: mark::Ticker,
     committer: Committer,
 }
 
@@ -91,18 +96,38 @@ impl Store {
             .map_err(|e| StoreError::Flush(format!("cannot start committer: {e}")))?;
         let writes = Arc::default();
         let trees = tree::Opener { db: &db, writes: &writes };
+        let meta = Meta::open(&trees)?;
+        let tenants = Tenants::open(&trees)?;
+        let messages = Messages::open(&trees)?;
+        let webhooks = Webhooks::open(&trees)?;
+        let lists = mark::Lists {
+            meta: meta.tree().clone(),
+            pending: messages.pending_list().clone(),
+            due: webhooks.due_list().clone(),
+            messages: messages.tree().clone(),
+            deliveries: webhooks.deliveries_tree().clone(),
+            webhooks: webhooks.webhooks_tree().clone(),
+            counters: tenants.counters().clone(),
+        };
+        let listed = lists.recover()?;
+        if listed > 0 {
+            tracing::info!(listed, "listed again the work of records made just before the stop");
+        }
+        let ticker = mark::Ticker::start(lists)
+            .map_err(|e| StoreError::Flush(format!("cannot start the mark ticker: {e}")))?;
         Ok(Self {
             inner: Arc::new(Inner {
-                meta: Meta::open(&trees)?,
-                tenants: Tenants::open(&trees)?,
+                meta,
+                tenants,
                 keys: Keys::open(&trees)?,
                 phones: Phones::open(&trees)?,
-                messages: Messages::open(&trees)?,
+                messages,
                 numbers: Numbers::open(&trees)?,
-                webhooks: Webhooks::open(&trees)?,
+                webhooks,
                 templates: Templates::open(&trees, "templates", "template_names")?,
                 contacts: Contacts::open(&trees, "contacts", "contact_phones")?,
                 campaigns: Campaigns::open(&trees)?,
+                _ticker: ticker,
                 writes,
                 db,
                 committer,
@@ -194,23 +219,23 @@ impl Store {
         &self.inner.campaigns
     }
 
-    /// Writes a newly accepted message with what it changes (the recipient's record, counters,
-    /// the idempotency key). Follow with [`Store::commit`] before answering 202.
+    /// Writes a newly accepted message with what it changes (the recipient's record, the
+    /// counters in its tally, the idempotency key). Follow with [`Store::commit`] before
+    /// answering 202.
     ///
     /// Hot path, so no sled transaction (each one makes sled write out a buffer of its own): the
     /// writes go in an order where the message record comes last and is the commit point. sled
     /// recovers a prefix of the log, so a crash can leave the side records without the message
-    /// (a stale `pending` entry, which recovery drops; a counter one too high), never the message
-    /// without its `pending` entry.
+    /// (a recipient record, an idempotency key pointing nowhere), never the message without its
+    /// `pending` entry. The counters are written back later; the message's tally restores them.
     pub fn accept_message(
         &self,
         m: &crate::model::MessageRecord,
         recipient: Option<(&str, &crate::model::RecipientRecord)>,
-        counters: &[(&str, u64)],
         idempotency: Option<(&str, &crate::model::IdempotencyRecord)>,
     ) -> Result<(), StoreError> {
-        for (name, value) in counters {
-            self.inner.tenants.set_counter(m.tenant_id, name, *value)?;
+        for (name, value) in &m.tally {
+            self.inner.tenants.set_counter(m.tenant_id, name, *value);
         }
         self.inner.messages.accept(m, recipient, idempotency)
     }

@@ -1,5 +1,14 @@
 //! Tenants and their named counters (monthly calls, new contacts per day, each phone's sends per
 //! day). The tenant tree is global by nature: its key is the tenant id itself.
+//!
+//! Counters change on every call, so they are written back: a change lives in memory and the
+//! ticker (`mark.rs`) writes it within a second. A message carries the counters its accept left
+//! (`MessageRecord::tally`), and a restart takes the highest of those made since the recovery
+//! mark, so a `kill -9` forgets no counted message; it can forget up to a second of calls that
+//! sent nothing (reads), which then go uncounted.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 use sled::transaction::ConflictableTransactionError as Cte;
 use sled::Transactional;
@@ -14,12 +23,53 @@ use crate::StoreError;
 /// The `tenants` and `counters` trees.
 pub struct Tenants {
     tenants: Tree,
-    counters: Tree,
+    counters: Arc<Counters>,
+}
+
+/// The `counters` tree and the changes not yet written to it.
+pub(crate) struct Counters {
+    tree: Tree,
+    unwritten: Mutex<HashMap<Vec<u8>, u64>>,
+}
+
+impl Counters {
+    /// Writes the changes made so far; returns how many.
+    pub(crate) fn write_back(&self) -> Result<usize, StoreError> {
+        let changed: Vec<(Vec<u8>, u64)> =
+            self.unwritten.lock().unwrap().iter().map(|(k, v)| (k.clone(), *v)).collect();
+        for (k, v) in &changed {
+            self.tree.insert(k, &v.to_be_bytes())?;
+        }
+        // Only what was written leaves memory; a change made meanwhile waits for the next tick.
+        let mut unwritten = self.unwritten.lock().unwrap();
+        for (k, v) in &changed {
+            if unwritten.get(k) == Some(v) {
+                unwritten.remove(k);
+            }
+        }
+        Ok(changed.len())
+    }
+
+    /// Raises a counter on disk to `value` if it is lower (recovery from a message's tally).
+    pub(crate) fn raise(&self, tenant: Ulid, name: &str, value: u64) -> Result<(), StoreError> {
+        let key = tkey(tenant, name.as_bytes());
+        if u64_value(self.tree.get(&key)?) < value {
+            self.tree.insert(key, &value.to_be_bytes())?;
+        }
+        Ok(())
+    }
 }
 
 impl Tenants {
     pub(super) fn open(db: &Opener) -> Result<Self, StoreError> {
-        Ok(Self { tenants: db.tree("tenants")?, counters: db.tree("counters")? })
+        Ok(Self {
+            tenants: db.tree("tenants")?,
+            counters: Arc::new(Counters { tree: db.tree("counters")?, unwritten: Mutex::default() }),
+        })
+    }
+
+    pub(super) fn counters(&self) -> &Arc<Counters> {
+        &self.counters
     }
 
     /// Writes a new tenant and its first keys in one transaction.
@@ -61,12 +111,15 @@ impl Tenants {
 
     /// A tenant's named counter (0 when never set).
     pub fn counter(&self, tenant: Ulid, name: &str) -> Result<u64, StoreError> {
-        Ok(u64_value(self.counters.get(tkey(tenant, name.as_bytes()))?))
+        let key = tkey(tenant, name.as_bytes());
+        if let Some(v) = self.counters.unwritten.lock().unwrap().get(&key) {
+            return Ok(*v);
+        }
+        Ok(u64_value(self.counters.tree.get(key)?))
     }
 
-    /// Sets a counter in memory; it reaches disk with the next flush of any kind (see crate docs).
-    pub fn set_counter(&self, tenant: Ulid, name: &str, value: u64) -> Result<(), StoreError> {
-        self.counters.insert(tkey(tenant, name.as_bytes()), &value.to_be_bytes())?;
-        Ok(())
+    /// Sets a counter; it is written back within a second (see the module docs).
+    pub fn set_counter(&self, tenant: Ulid, name: &str, value: u64) {
+        self.counters.unwritten.lock().unwrap().insert(tkey(tenant, name.as_bytes()), value);
     }
 }

@@ -44,7 +44,7 @@ async fn records_survive_reopen_and_revocation_leaves_the_index() {
     {
         let s = Store::open(dir.path()).unwrap();
         s.create_tenant(&t, std::slice::from_ref(&k)).unwrap();
-        s.tenants().set_counter(t.id, "calls:2026-11", 7).unwrap();
+        s.tenants().set_counter(t.id, "calls:2026-11", 7);
         s.commit().await.unwrap();
         assert_eq!(s.keys().by_hash(&k.hash).unwrap(), Some(KeyLocation { tenant_id: t.id, key_id: k.id }));
     }
@@ -99,8 +99,9 @@ async fn the_pending_index_follows_message_status_across_reopen() {
     {
         let s = Store::open(dir.path()).unwrap();
         for m in [&a, &b, &c] {
-            s.accept_message(m, None, &[("calls:x", 1)], None).unwrap();
+            s.accept_message(m, None, None).unwrap();
         }
+        s.tenants().set_counter(t, "calls:x", 1);
         b.status = MessageStatus::Sending;
         s.messages().put(&b).unwrap();
         let mut done = a.clone();
@@ -128,7 +129,7 @@ async fn concurrent_commits_share_flushes() {
         .map(|i| {
             let s = s.clone();
             tokio::spawn(async move {
-                s.tenants().set_counter(t, &format!("c{i}"), i).unwrap();
+                s.tenants().set_counter(t, &format!("c{i}"), i);
                 s.commit().await.unwrap();
             })
         })
@@ -187,7 +188,7 @@ async fn retention_deletes_only_what_is_final_and_old_and_keeps_campaign_counts(
     let mut new_done = message(t, Some(p));
     new_done.status = MessageStatus::Delivered;
     for m in [&old_done, &old_queued, &new_done] {
-        s.accept_message(m, None, &[], None).unwrap();
+        s.accept_message(m, None, None).unwrap();
     }
     s.campaigns().link_message(t, campaign, old_done.id).unwrap();
     let delivery = |id: Ulid, state: DeliveryState| DeliveryRecord {
@@ -251,14 +252,67 @@ async fn writes_are_counted_as_the_send_path_makes_them() {
     let s = Store::open(dir.path()).unwrap();
     let (t, p) = (new_id(), new_id());
     let mut m = message(t, Some(p));
+    m.tally = vec![("calls:x".into(), 1)];
     let recipient = RecipientRecord { first_at: m.created_at, last_phone: Some(p) };
     let before = s.writes();
-    s.accept_message(&m, Some(("+14155550100", &recipient)), &[("calls:x", 1)], None).unwrap();
-    // The counter, the recipient, the `pending` entry, the message.
-    assert_eq!(s.writes() - before, 4);
+    s.accept_message(&m, Some(("+14155550100", &recipient)), None).unwrap();
+    // The recipient and the message; its `pending` entry is young, in memory, and the counter
+    // is written back later.
+    assert_eq!(s.writes() - before, 2);
+    assert_eq!(s.tenants().counter(t, "calls:x").unwrap(), 1);
     m.status = MessageStatus::Delivered;
     let before = s.writes();
     s.messages().put(&m).unwrap();
-    // The message, and its `pending` entry leaves.
-    assert_eq!(s.writes() - before, 2);
+    // The message; its young `pending` entry leaves memory.
+    assert_eq!(s.writes() - before, 1);
+    assert!(s.messages().pending().unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn young_work_is_listed_again_after_a_stop() {
+    let dir = tempfile::tempdir().unwrap();
+    let (t, p, w) = (new_id(), new_id(), new_id());
+    let queued = message(t, Some(p));
+    let delivery = |id, state| DeliveryRecord {
+        id,
+        tenant_id: t,
+        webhook_id: w,
+        event_id: new_id(),
+        event: "message.delivered".into(),
+        payload: "{}".into(),
+        state,
+        cycle: 0,
+        attempts: vec![],
+        next_attempt_at: None,
+        created_at: crate::ts::truncate(Utc::now()),
+    };
+    let (owed, settled) = (new_id(), new_id());
+    {
+        let s = Store::open(dir.path()).unwrap();
+        let hook = WebhookRecord {
+            id: w,
+            tenant_id: t,
+            url: "https://example.com/h".into(),
+            events: vec!["message.delivered".into()],
+            secret: "s".into(),
+            created_at: crate::ts::truncate(Utc::now()),
+        };
+        s.webhooks().put(&hook).unwrap();
+        s.accept_message(&queued, None, None).unwrap();
+        s.webhooks().put_delivery(&delivery(owed, DeliveryState::Pending)).unwrap();
+        s.webhooks().put_delivery(&delivery(settled, DeliveryState::Pending)).unwrap();
+        s.webhooks().put_delivery(&delivery(settled, DeliveryState::Succeeded)).unwrap();
+        s.commit().await.unwrap();
+        // Nothing of it is in the work-list trees yet: all young.
+        assert_eq!(s.inner.messages.pending_list().young_len(), 1);
+        assert_eq!(s.inner.webhooks.due_list().young_len(), 1);
+    }
+    let s = Store::open(dir.path()).unwrap();
+    let work = s.messages().pending().unwrap();
+    assert_eq!(
+        work.iter().map(|w| (w.phone_id, w.message_id)).collect::<Vec<_>>(),
+        vec![(Some(p), queued.id)]
+    );
+    let due = s.webhooks().due().unwrap();
+    assert_eq!(due.iter().map(|d| (d.webhook_id, d.delivery_id)).collect::<Vec<_>>(), vec![(w, owed)]);
 }

@@ -21,6 +21,7 @@ impl Opener<'_> {
 }
 
 /// A counted tree.
+#[derive(Clone)]
 pub(crate) struct Tree {
     tree: sled::Tree,
     writes: Arc<AtomicU64>,
@@ -36,9 +37,13 @@ impl Tree {
         self.tree.insert(key, value)
     }
 
+    /// Removing a key that is not there writes nothing and counts nothing.
     pub(crate) fn remove<K: AsRef<[u8]>>(&self, key: K) -> sled::Result<Option<sled::IVec>> {
-        self.writes.fetch_add(1, Ordering::Relaxed);
-        self.tree.remove(key)
+        let old = self.tree.remove(key)?;
+        if old.is_some() {
+            self.writes.fetch_add(1, Ordering::Relaxed);
+        }
+        Ok(old)
     }
 
     /// A batch counts as the writes it holds.

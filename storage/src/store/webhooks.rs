@@ -1,10 +1,13 @@
 //! Webhook endpoints, their deliveries (the outbox: keyed `tenant ++ webhook ++ delivery`) and
 //! `due`, the work list of deliveries not yet settled (`webhook ++ delivery` → tenant), which a
-//! restart resumes from.
+//! restart resumes from (young entries only in memory, see `worklist.rs`).
+
+use std::sync::Arc;
 
 use ulid::Ulid;
 
 use super::tree::{Opener, Tree};
+use super::worklist::WorkList;
 use super::{all_of, decode, encode, page, tkey, ulid_at};
 use crate::model::{DeliveryRecord, DeliveryState, WebhookRecord};
 use crate::StoreError;
@@ -24,7 +27,15 @@ pub struct DueDelivery {
 pub struct Webhooks {
     webhooks: Tree,
     deliveries: Tree,
-    due: Tree,
+    due: Arc<WorkList>,
+}
+
+/// The `due` key of a delivery.
+pub(super) fn due_key(webhook: Ulid, id: Ulid) -> [u8; 32] {
+    let mut k = [0u8; 32];
+    k[..16].copy_from_slice(&webhook.to_bytes());
+    k[16..].copy_from_slice(&id.to_bytes());
+    k
 }
 
 fn delivery_key(tenant: Ulid, webhook: Ulid, id: Ulid) -> Vec<u8> {
@@ -35,7 +46,19 @@ fn delivery_key(tenant: Ulid, webhook: Ulid, id: Ulid) -> Vec<u8> {
 
 impl Webhooks {
     pub(super) fn open(db: &Opener) -> Result<Self, StoreError> {
-        Ok(Self { webhooks: db.tree("webhooks")?, deliveries: db.tree("deliveries")?, due: db.tree("due")? })
+        Ok(Self {
+            webhooks: db.tree("webhooks")?,
+            deliveries: db.tree("deliveries")?,
+            due: Arc::new(WorkList::new(db.tree("due")?)),
+        })
+    }
+
+    pub(super) fn webhooks_tree(&self) -> &Tree {
+        &self.webhooks
+    }
+
+    pub(super) fn due_list(&self) -> &Arc<WorkList> {
+        &self.due
     }
 
     pub(super) fn deliveries_tree(&self) -> &Tree {
@@ -52,10 +75,7 @@ impl Webhooks {
     /// tenant's data goes.
     pub fn delete(&self, w: &WebhookRecord) -> Result<(), StoreError> {
         self.webhooks.remove(tkey(w.tenant_id, &w.id.to_bytes()))?;
-        for k in self.due.scan_prefix(w.id.to_bytes()).keys() {
-            self.due.remove(k?)?;
-        }
-        Ok(())
+        self.due.remove_group(w.id)
     }
 
     /// A tenant's webhooks in creation order.
@@ -63,16 +83,18 @@ impl Webhooks {
         all_of(&self.webhooks, "webhooks", tenant)
     }
 
-    /// Writes a delivery; the `due` index follows its state. Written before the state change that
-    /// caused it (the outbox rule), so a recorded change always has its deliveries.
+    /// Writes a delivery; the `due` list follows its state (a pending delivery is listed before
+    /// it is written, a settled one leaves after). Written before the state change that caused
+    /// it (the outbox rule), so a recorded change always has its deliveries.
     pub fn put_delivery(&self, d: &DeliveryRecord) -> Result<(), StoreError> {
+        let due = due_key(d.webhook_id, d.id);
+        let pending = d.state == DeliveryState::Pending;
+        if pending {
+            self.due.add(due, d.tenant_id)?;
+        }
         self.deliveries.insert(delivery_key(d.tenant_id, d.webhook_id, d.id), encode(d))?;
-        let mut due = d.webhook_id.to_bytes().to_vec();
-        due.extend_from_slice(&d.id.to_bytes());
-        if d.state == DeliveryState::Pending {
-            self.due.insert(due, &d.tenant_id.to_bytes())?;
-        } else {
-            self.due.remove(due)?;
+        if !pending {
+            self.due.remove(&due)?;
         }
         Ok(())
     }
@@ -100,16 +122,15 @@ impl Webhooks {
 
     /// Every pending delivery, webhook by webhook, oldest first.
     pub fn due(&self) -> Result<Vec<DueDelivery>, StoreError> {
-        self.due
-            .iter()
-            .map(|kv| {
-                let (k, v) = kv?;
-                Ok(DueDelivery {
-                    tenant_id: ulid_at(&v),
-                    webhook_id: ulid_at(&k),
-                    delivery_id: ulid_at(&k[16..]),
-                })
+        Ok(self
+            .due
+            .entries()?
+            .into_iter()
+            .map(|(k, tenant_id)| DueDelivery {
+                tenant_id,
+                webhook_id: ulid_at(&k),
+                delivery_id: ulid_at(&k[16..]),
             })
-            .collect()
+            .collect())
     }
 }
