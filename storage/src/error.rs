@@ -14,8 +14,8 @@ pub enum StoreError {
     Decode {
         /// Which tree held the record.
         tree: &'static str,
-        /// What serde said.
-        source: serde_json::Error,
+        /// What the decoder said.
+        source: Box<dyn std::error::Error + Send + Sync>,
     },
     /// Offline compaction could not go on; the store is left as it was, or already compacted.
     #[error("compaction: {0}")]

@@ -7,6 +7,7 @@
 //! for why their young entries live only in memory).
 
 mod campaigns;
+mod codec;
 mod keys;
 mod mark;
 mod messages;
@@ -24,10 +25,10 @@ use std::ops::Bound;
 use std::path::Path;
 use std::sync::Arc;
 
-use serde::{de::DeserializeOwned, Serialize};
 use ulid::Ulid;
 
 use crate::commit::{CommitStats, Committer};
+use codec::Codec;
 use crate::StoreError;
 
 pub use campaigns::Campaigns;
@@ -271,12 +272,14 @@ pub(crate) fn tkey(tenant: Ulid, rest: &[u8]) -> Vec<u8> {
     k
 }
 
-pub(crate) fn encode<T: Serialize>(v: &T) -> Vec<u8> {
-    serde_json::to_vec(v).expect("records always serialize")
+/// A record's bytes on disk (see `codec.rs`).
+pub(crate) fn encode<T: Codec>(v: &T) -> Vec<u8> {
+    v.encode()
 }
 
-pub(crate) fn decode<T: DeserializeOwned>(tree: &'static str, bytes: &[u8]) -> Result<T, StoreError> {
-    serde_json::from_slice(bytes).map_err(|source| StoreError::Decode { tree, source })
+/// A record from its bytes on disk; `tree` names it in the error.
+pub(crate) fn decode<T: Codec>(tree: &'static str, bytes: &[u8]) -> Result<T, StoreError> {
+    T::decode(tree, bytes)
 }
 
 /// The id in the 16 bytes at the start of `bytes`.
@@ -311,7 +314,7 @@ pub(crate) fn owner_pair(v: Option<sled::IVec>) -> Option<(Ulid, Ulid)> {
 }
 
 /// Records of one tenant in a tree keyed `tenant ++ prefix ++ id`, in id order after `after`.
-pub(crate) fn page<T: DeserializeOwned>(
+pub(crate) fn page<T: Codec>(
     tree: &sled::Tree,
     name: &'static str,
     prefix: &[u8],
@@ -334,7 +337,7 @@ pub(crate) fn page<T: DeserializeOwned>(
 }
 
 /// Every record of one tenant in a tree keyed `tenant ++ id`, in id order.
-pub(crate) fn all_of<T: DeserializeOwned>(
+pub(crate) fn all_of<T: Codec>(
     tree: &sled::Tree,
     name: &'static str,
     tenant: Ulid,
@@ -343,7 +346,7 @@ pub(crate) fn all_of<T: DeserializeOwned>(
 }
 
 /// One record of a tenant in a tree keyed `tenant ++ id`.
-pub(crate) fn get_of<T: DeserializeOwned>(
+pub(crate) fn get_of<T: Codec>(
     tree: &sled::Tree,
     name: &'static str,
     tenant: Ulid,

@@ -22,7 +22,7 @@ pub(crate) const YOUNG_MS: u64 = 5_000;
 
 /// Entries written per lock hold when the ticker moves old ones to disk, so a large move never
 /// holds the send path up for long.
-const MOVE_CHUNK: usize = 512;
+const MOVE_CHUNK: usize = 128;
 
 /// A key of a work list.
 pub(crate) type Key = [u8; 32];

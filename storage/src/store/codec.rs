@@ -1,0 +1,375 @@
+//! How records are laid out on disk. Most records are JSON: small, rarely written, readable with
+//! any tool. The two the send path writes for every message, the message and its webhook
+//! delivery, are postcard (a compact binary serde format): ids as 16 bytes, times as
+//! milliseconds, enums as their variant's index, no field names. That is about half their JSON
+//! size, and sled writes every value byte several times over (splits, consolidation, cleaning).
+//!
+//! A binary record starts with its format's version byte; JSON always starts with `{`. So a
+//! store written before keeps reading, and each JSON record turns binary when next written.
+//! Enum variants are stored by index: add new ones at the end, never reorder.
+
+use std::borrow::Cow;
+
+use chrono::{DateTime, Utc};
+use serde::{de::DeserializeOwned, Deserialize, Serialize};
+use ulid::Ulid;
+
+use crate::model::{
+    Attempt, Channel, DeliveryRecord, DeliveryState, Direction, Lease, MessageRecord, MessageStatus,
+};
+use crate::StoreError;
+
+/// A record type and its layout on disk.
+pub(crate) trait Codec: Sized {
+    fn encode(&self) -> Vec<u8>;
+    fn decode(tree: &'static str, bytes: &[u8]) -> Result<Self, StoreError>;
+}
+
+/// Records stored as JSON.
+pub(crate) trait Json: Serialize + DeserializeOwned {}
+
+impl Json for crate::model::TenantRecord {}
+impl Json for crate::model::ApiKeyRecord {}
+impl Json for crate::model::PhoneRecord {}
+impl Json for crate::model::RecipientRecord {}
+impl Json for crate::model::IdempotencyRecord {}
+impl Json for crate::model::WebhookRecord {}
+impl Json for crate::model::DetectionRecord {}
+impl Json for crate::model::CampaignRecord {}
+/// Templates and contacts.
+impl<T: super::Unique> Json for T {}
+
+impl<T: Json> Codec for T {
+    fn encode(&self) -> Vec<u8> {
+        serde_json::to_vec(self).expect("records always serialize")
+    }
+
+    fn decode(tree: &'static str, bytes: &[u8]) -> Result<Self, StoreError> {
+        json(tree, bytes)
+    }
+}
+
+fn json<T: DeserializeOwned>(tree: &'static str, bytes: &[u8]) -> Result<T, StoreError> {
+    serde_json::from_slice(bytes).map_err(|e| StoreError::Decode { tree, source: Box::new(e) })
+}
+
+/// The first byte of a record in the first binary layout.
+const V1: u8 = 1;
+
+fn binary<T: Serialize>(wire: &T) -> Vec<u8> {
+    postcard::to_extend(wire, vec![V1]).expect("records always serialize")
+}
+
+/// The record in `bytes`: JSON (written before the binary layout) or binary.
+fn read<'a, W: Deserialize<'a>, T: DeserializeOwned>(
+    tree: &'static str,
+    bytes: &'a [u8],
+    from_wire: impl FnOnce(W) -> Option<T>,
+) -> Result<T, StoreError> {
+    match bytes.first() {
+        Some(b'{') => json(tree, bytes),
+        Some(&V1) => {
+            let wire = postcard::from_bytes(&bytes[1..])
+                .map_err(|e| StoreError::Decode { tree, source: Box::new(e) })?;
+            from_wire(wire).ok_or_else(|| StoreError::Decode { tree, source: "a time out of range".into() })
+        }
+        _ => Err(StoreError::Decode { tree, source: "unknown record layout".into() }),
+    }
+}
+
+fn ms(t: &DateTime<Utc>) -> i64 {
+    t.timestamp_millis()
+}
+
+fn time(ms: i64) -> Option<DateTime<Utc>> {
+    DateTime::from_timestamp_millis(ms)
+}
+
+/// An optional time, where `None` stays `None` and a bad one fails the record.
+fn opt_time(ms: Option<i64>) -> Option<Option<DateTime<Utc>>> {
+    ms.map_or(Some(None), |ms| time(ms).map(Some))
+}
+
+fn id(bytes: [u8; 16]) -> Ulid {
+    Ulid::from_bytes(bytes)
+}
+
+#[derive(Serialize, Deserialize)]
+struct MessageV1<'a> {
+    id: [u8; 16],
+    tenant_id: [u8; 16],
+    direction: Direction,
+    status: MessageStatus,
+    #[serde(borrow)]
+    to: Cow<'a, str>,
+    #[serde(borrow)]
+    from: Option<Cow<'a, str>>,
+    phone_id: Option<[u8; 16]>,
+    channel: Channel,
+    channel_used: Option<Channel>,
+    #[serde(borrow)]
+    body: Cow<'a, str>,
+    #[serde(borrow)]
+    template: Option<Cow<'a, str>>,
+    campaign_id: Option<[u8; 16]>,
+    test: bool,
+    created_at: i64,
+    scheduled_at: Option<i64>,
+    sent_at: Option<i64>,
+    delivered_at: Option<i64>,
+    failed_at: Option<i64>,
+    #[serde(borrow)]
+    failure_reason: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    error_code: Option<Cow<'a, str>>,
+    lease: Option<([u8; 16], i64)>,
+    held: bool,
+    #[serde(borrow)]
+    notice: Option<Cow<'a, str>>,
+    tally: Cow<'a, [(String, u64)]>,
+}
+
+fn owned(s: Option<Cow<'_, str>>) -> Option<String> {
+    s.map(Cow::into_owned)
+}
+
+impl Codec for MessageRecord {
+    fn encode(&self) -> Vec<u8> {
+        binary(&MessageV1 {
+            id: self.id.to_bytes(),
+            tenant_id: self.tenant_id.to_bytes(),
+            direction: self.direction,
+            status: self.status,
+            to: Cow::Borrowed(&self.to),
+            from: self.from.as_deref().map(Cow::Borrowed),
+            phone_id: self.phone_id.map(|p| p.to_bytes()),
+            channel: self.channel,
+            channel_used: self.channel_used,
+            body: Cow::Borrowed(&self.body),
+            template: self.template.as_deref().map(Cow::Borrowed),
+            campaign_id: self.campaign_id.map(|c| c.to_bytes()),
+            test: self.test,
+            created_at: ms(&self.created_at),
+            scheduled_at: self.scheduled_at.as_ref().map(ms),
+            sent_at: self.sent_at.as_ref().map(ms),
+            delivered_at: self.delivered_at.as_ref().map(ms),
+            failed_at: self.failed_at.as_ref().map(ms),
+            failure_reason: self.failure_reason.as_deref().map(Cow::Borrowed),
+            error_code: self.error_code.as_deref().map(Cow::Borrowed),
+            lease: self.lease.as_ref().map(|l| (l.job_id.to_bytes(), ms(&l.until))),
+            held: self.held,
+            notice: self.notice.as_deref().map(Cow::Borrowed),
+            tally: Cow::Borrowed(&self.tally),
+        })
+    }
+
+    fn decode(tree: &'static str, bytes: &[u8]) -> Result<Self, StoreError> {
+        read(tree, bytes, |w: MessageV1| {
+            let lease = match w.lease {
+                Some((job, until)) => Some(Lease { job_id: id(job), until: time(until)? }),
+                None => None,
+            };
+            Some(MessageRecord {
+                id: id(w.id),
+                tenant_id: id(w.tenant_id),
+                direction: w.direction,
+                status: w.status,
+                to: w.to.into_owned(),
+                from: owned(w.from),
+                phone_id: w.phone_id.map(id),
+                channel: w.channel,
+                channel_used: w.channel_used,
+                body: w.body.into_owned(),
+                template: owned(w.template),
+                campaign_id: w.campaign_id.map(id),
+                test: w.test,
+                created_at: time(w.created_at)?,
+                scheduled_at: opt_time(w.scheduled_at)?,
+                sent_at: opt_time(w.sent_at)?,
+                delivered_at: opt_time(w.delivered_at)?,
+                failed_at: opt_time(w.failed_at)?,
+                failure_reason: owned(w.failure_reason),
+                error_code: owned(w.error_code),
+                lease,
+                held: w.held,
+                notice: owned(w.notice),
+                tally: w.tally.into_owned(),
+            })
+        })
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+struct AttemptV1<'a> {
+    at: i64,
+    cycle: u32,
+    status_code: Option<u16>,
+    #[serde(borrow)]
+    error: Option<Cow<'a, str>>,
+    duration_ms: u64,
+    #[serde(borrow)]
+    response_snippet: Option<Cow<'a, str>>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct DeliveryV1<'a> {
+    id: [u8; 16],
+    tenant_id: [u8; 16],
+    webhook_id: [u8; 16],
+    event_id: [u8; 16],
+    #[serde(borrow)]
+    event: Cow<'a, str>,
+    #[serde(borrow)]
+    payload: Cow<'a, str>,
+    state: DeliveryState,
+    cycle: u32,
+    #[serde(borrow)]
+    attempts: Vec<AttemptV1<'a>>,
+    next_attempt_at: Option<i64>,
+    created_at: i64,
+}
+
+impl Codec for DeliveryRecord {
+    fn encode(&self) -> Vec<u8> {
+        binary(&DeliveryV1 {
+            id: self.id.to_bytes(),
+            tenant_id: self.tenant_id.to_bytes(),
+            webhook_id: self.webhook_id.to_bytes(),
+            event_id: self.event_id.to_bytes(),
+            event: Cow::Borrowed(&self.event),
+            payload: Cow::Borrowed(&self.payload),
+            state: self.state,
+            cycle: self.cycle,
+            attempts: self
+                .attempts
+                .iter()
+                .map(|a| AttemptV1 {
+                    at: ms(&a.at),
+                    cycle: a.cycle,
+                    status_code: a.status_code,
+                    error: a.error.as_deref().map(Cow::Borrowed),
+                    duration_ms: a.duration_ms,
+                    response_snippet: a.response_snippet.as_deref().map(Cow::Borrowed),
+                })
+                .collect(),
+            next_attempt_at: self.next_attempt_at.as_ref().map(ms),
+            created_at: ms(&self.created_at),
+        })
+    }
+
+    fn decode(tree: &'static str, bytes: &[u8]) -> Result<Self, StoreError> {
+        read(tree, bytes, |w: DeliveryV1| {
+            let mut attempts = Vec::with_capacity(w.attempts.len());
+            for a in w.attempts {
+                attempts.push(Attempt {
+                    at: time(a.at)?,
+                    cycle: a.cycle,
+                    status_code: a.status_code,
+                    error: owned(a.error),
+                    duration_ms: a.duration_ms,
+                    response_snippet: owned(a.response_snippet),
+                });
+            }
+            Some(DeliveryRecord {
+                id: id(w.id),
+                tenant_id: id(w.tenant_id),
+                webhook_id: id(w.webhook_id),
+                event_id: id(w.event_id),
+                event: w.event.into_owned(),
+                payload: w.payload.into_owned(),
+                state: w.state,
+                cycle: w.cycle,
+                attempts,
+                next_attempt_at: opt_time(w.next_attempt_at)?,
+                created_at: time(w.created_at)?,
+            })
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::new_id;
+
+    fn now() -> DateTime<Utc> {
+        crate::ts::truncate(Utc::now())
+    }
+
+    fn message() -> MessageRecord {
+        MessageRecord {
+            from: Some("+14155550999".into()),
+            phone_id: Some(new_id()),
+            channel_used: Some(Channel::Imessage),
+            template: Some("welcome".into()),
+            campaign_id: Some(new_id()),
+            scheduled_at: Some(now()),
+            sent_at: Some(now()),
+            delivered_at: Some(now()),
+            failure_reason: Some("no".into()),
+            error_code: Some("DELIVERY_FAILED".into()),
+            lease: Some(Lease { job_id: new_id(), until: now() }),
+            held: true,
+            notice: Some("QUIET_HOURS".into()),
+            tally: vec![("calls:2026-11".into(), 7)],
+            ..MessageRecord::new(
+                new_id(),
+                Direction::Outbound,
+                MessageStatus::Delivered,
+                "+14155550100".into(),
+                "Hello, \"world\" ✓".into(),
+                Channel::Auto,
+                now(),
+            )
+        }
+    }
+
+    fn delivery() -> DeliveryRecord {
+        DeliveryRecord {
+            id: new_id(),
+            tenant_id: new_id(),
+            webhook_id: new_id(),
+            event_id: new_id(),
+            event: "message.delivered".into(),
+            payload: r#"{"event":"message.delivered"}"#.into(),
+            state: DeliveryState::Pending,
+            cycle: 1,
+            attempts: vec![Attempt {
+                at: now(),
+                cycle: 0,
+                status_code: Some(500),
+                error: None,
+                duration_ms: 12,
+                response_snippet: Some("oops".into()),
+            }],
+            next_attempt_at: Some(now()),
+            created_at: now(),
+        }
+    }
+
+    #[test]
+    fn binary_records_read_back_whole_and_are_smaller_than_their_json() {
+        let (m, d) = (message(), delivery());
+        let (mb, db) = (m.encode(), d.encode());
+        assert_eq!(MessageRecord::decode("m", &mb).unwrap(), m);
+        assert_eq!(DeliveryRecord::decode("d", &db).unwrap(), d);
+        let (mj, dj) = (serde_json::to_vec(&m).unwrap(), serde_json::to_vec(&d).unwrap());
+        assert!(mb.len() * 2 < mj.len(), "message: {} binary, {} JSON", mb.len(), mj.len());
+        assert!(db.len() * 3 < dj.len() * 2, "delivery: {} binary, {} JSON", db.len(), dj.len());
+    }
+
+    #[test]
+    fn json_records_written_before_still_read() {
+        let (m, d) = (message(), delivery());
+        assert_eq!(MessageRecord::decode("m", &serde_json::to_vec(&m).unwrap()).unwrap(), m);
+        assert_eq!(DeliveryRecord::decode("d", &serde_json::to_vec(&d).unwrap()).unwrap(), d);
+    }
+
+    #[test]
+    fn garbage_is_an_error_not_a_panic() {
+        for bytes in [&b""[..], &[V1], &[V1, 0xff, 0xff], &[9, 1, 2]] {
+            assert!(MessageRecord::decode("m", bytes).is_err());
+            assert!(DeliveryRecord::decode("d", bytes).is_err());
+        }
+    }
+}
