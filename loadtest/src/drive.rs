@@ -71,7 +71,7 @@ pub(crate) async fn connection(
                 let v: Value = r.json().await.unwrap_or(Value::Null);
                 if let (Some(t), Some(id)) = (&tracker, v["data"]["message_id"].as_str()) {
                     let mut t = t.lock().unwrap();
-                    t.sent.insert(id.to_owned(), intended);
+                    t.sent(id, intended);
                     if intended >= measured {
                         t.window.accepted += 1;
                         let _ = t.window.accept.record(took.as_micros().max(1) as u64);
@@ -138,6 +138,9 @@ pub(crate) async fn drive(
 ) -> Phase {
     let started = Instant::now();
     let measured = started + args.warmup;
+    if let Some(t) = &tracker {
+        t.lock().unwrap().measured = Some(measured);
+    }
     let end = measured + args.duration;
     let conns = args.connections.max(1);
     let interval = args.rate.map(|r| Duration::from_secs_f64(conns as f64 / r.max(1) as f64));

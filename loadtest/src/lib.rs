@@ -20,8 +20,6 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use hdrhistogram::Histogram;
-
 use client::{poll_agents, restart, setup, Api};
 use drive::{bar, drive};
 pub use report::{Percentiles, Report, Restart};
@@ -182,21 +180,11 @@ pub async fn run(args: LoadArgs) -> Result<Report, String> {
     // A block, so the lock is gone before the restart's awaits.
     {
         let t = tracker.lock().unwrap();
-        let mut e2e = Histogram::<u64>::new_with_bounds(1, 600_000_000, 3).expect("bounds");
-        let (mut delivered, mut arrived_all) = (0, 0);
-        for (id, sent) in &t.sent {
-            if let Some(arrived) = t.arrived.get(id) {
-                arrived_all += 1;
-                if *sent >= measured {
-                    delivered += 1;
-                    let _ = e2e.record(arrived.saturating_duration_since(*sent).as_micros().max(1) as u64);
-                }
-            }
-        }
+        let delivered = t.delivered;
         report.delivered = delivered;
-        report.lost = t.sent.len() as u64 - arrived_all;
+        report.lost = t.outstanding() as u64;
         report.bad_signatures = t.bad_signatures;
-        report.end_to_end_ms = Percentiles::of(&e2e);
+        report.end_to_end_ms = Percentiles::of(&t.end_to_end);
         report.delivered_per_s = delivered as f64 / all_done.as_secs_f64().max(1e-3);
         report.ratio_to_baseline = report.baseline_per_s.map(|b| report.accepted_per_s / b);
     }
@@ -220,7 +208,7 @@ async fn drain(tracker: &Shared, deadline: Instant) {
     loop {
         let done = {
             let t = tracker.lock().unwrap();
-            t.arrived.len() >= t.sent.len() && t.sent.keys().all(|id| t.arrived.contains_key(id))
+            t.outstanding() == 0
         };
         if done || Instant::now() > deadline {
             return;

@@ -5,18 +5,88 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use actix_web::{web, App, HttpRequest, HttpResponse, HttpServer};
+use hdrhistogram::Histogram;
 use serde_json::Value;
 
 use pigeon_actors::webhook::{sign, SIGNATURE_HEADER};
 
-/// Send times and webhook arrivals by message id.
-#[derive(Default)]
+/// Sends and their webhooks, matched by message id. Only what is in flight is kept, so a soak of
+/// millions of messages holds as little as a short run: a map of every message ever sent grew
+/// (and rehashed, under this lock) without end and stalled the harness itself for seconds.
 pub(crate) struct Tracker {
-    pub(crate) sent: HashMap<String, Instant>,
-    pub(crate) arrived: HashMap<String, Instant>,
+    /// Accepted, no webhook yet: message id → when its send was due.
+    in_flight: HashMap<u128, Instant>,
+    /// Webhooks that came before their send's 202 was read (or came twice): id → arrival.
+    early: HashMap<u128, Instant>,
+    /// When the measured phase starts; sends due before it are the warm-up's.
+    pub(crate) measured: Option<Instant>,
+    /// Accepted messages whose webhook arrived, warm-up included.
+    pub(crate) arrived: u64,
+    /// Of those, the ones sent in the measured phase.
+    pub(crate) delivered: u64,
+    /// Their send-to-webhook times, µs.
+    pub(crate) end_to_end: Histogram<u64>,
     pub(crate) bad_signatures: u64,
     /// The current soak window's figures.
     pub(crate) window: crate::soak::Window,
+}
+
+impl Default for Tracker {
+    fn default() -> Self {
+        Self {
+            in_flight: HashMap::new(),
+            early: HashMap::new(),
+            measured: None,
+            arrived: 0,
+            delivered: 0,
+            end_to_end: Histogram::new_with_bounds(1, 600_000_000, 3).expect("bounds"),
+            bad_signatures: 0,
+            window: crate::soak::Window::default(),
+        }
+    }
+}
+
+fn key(id: &str) -> Option<u128> {
+    ulid::Ulid::from_string(id).ok().map(u128::from)
+}
+
+impl Tracker {
+    /// A send was accepted: `intended` is when it was due.
+    pub(crate) fn sent(&mut self, id: &str, intended: Instant) {
+        let Some(k) = key(id) else { return };
+        match self.early.remove(&k) {
+            Some(at) => self.matched(intended, at),
+            None => {
+                self.in_flight.insert(k, intended);
+            }
+        }
+    }
+
+    /// A validly signed webhook for `id` arrived at `at`.
+    pub(crate) fn webhook(&mut self, id: &str, at: Instant) {
+        let Some(k) = key(id) else { return };
+        match self.in_flight.remove(&k) {
+            Some(sent) => self.matched(sent, at),
+            None => {
+                self.early.entry(k).or_insert(at);
+            }
+        }
+    }
+
+    fn matched(&mut self, sent: Instant, at: Instant) {
+        let took = at.saturating_duration_since(sent).as_micros().max(1) as u64;
+        self.arrived += 1;
+        let _ = self.window.end_to_end.record(took);
+        if self.measured.is_some_and(|m| sent >= m) {
+            self.delivered += 1;
+            let _ = self.end_to_end.record(took);
+        }
+    }
+
+    /// Accepted messages whose webhook has not come (yet).
+    pub(crate) fn outstanding(&self) -> usize {
+        self.in_flight.len()
+    }
 }
 
 pub(crate) type Shared = Arc<Mutex<Tracker>>;
@@ -36,13 +106,7 @@ pub(crate) fn start_sink(tracker: Shared, secret: Arc<Mutex<String>>) -> std::io
                     .and_then(|v| v["message_id"].as_str().map(str::to_owned));
                 let mut t = tracker.lock().unwrap();
                 match (ok, id) {
-                    (true, Some(id)) => {
-                        if let Some(sent) = t.sent.get(&id).copied() {
-                            let took = now.saturating_duration_since(sent).as_micros().max(1) as u64;
-                            let _ = t.window.end_to_end.record(took);
-                        }
-                        t.arrived.entry(id).or_insert(now);
-                    }
+                    (true, Some(id)) => t.webhook(&id, now),
                     _ => t.bad_signatures += 1,
                 }
                 HttpResponse::Ok().finish()
@@ -54,4 +118,29 @@ pub(crate) fn start_sink(tracker: Shared, secret: Arc<Mutex<String>>) -> std::io
     let url = format!("http://{}/hook", server.addrs()[0]);
     actix_web::rt::spawn(server.run());
     Ok(url)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn sends_and_webhooks_match_in_either_order_and_only_the_unmatched_stay() {
+        let t0 = Instant::now();
+        let mut t = Tracker { measured: Some(t0), ..Tracker::default() };
+        let (a, b, c) =
+            ("01KX0000000000000000000000", "01KX0000000000000000000001", "01KX0000000000000000000002");
+        t.sent(a, t0);
+        t.webhook(b, t0 + Duration::from_millis(3)); // before its 202 was read
+        t.sent(b, t0 + Duration::from_millis(1));
+        t.sent(c, t0 - Duration::from_millis(1)); // warm-up
+        t.webhook(a, t0 + Duration::from_millis(5));
+        t.webhook(a, t0 + Duration::from_millis(9)); // a retry's duplicate: counted once
+        assert_eq!((t.arrived, t.delivered, t.outstanding()), (2, 2, 1));
+        assert_eq!(t.end_to_end.len(), 2);
+        assert!(t.end_to_end.equivalent(t.end_to_end.max(), 5_000), "{}", t.end_to_end.max());
+        t.webhook(c, t0);
+        assert_eq!((t.arrived, t.delivered, t.outstanding()), (3, 2, 0));
+    }
 }
