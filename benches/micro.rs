@@ -24,12 +24,12 @@ fn template(c: &mut Criterion) {
     c.bench_function("template_parse", |b| b.iter(|| TemplateBody::parse(black_box(src)).is_ok()));
     let t = TemplateBody::parse(src).unwrap();
     let value = |name: &str| match name {
-        "first_name" => Some("Ada".to_owned()),
-        "order.id" => Some("A-1042".to_owned()),
-        "day" => Some("Tuesday".to_owned()),
+        "first_name" => Some("Ada".into()),
+        "order.id" => Some("A-1042".into()),
+        "day" => Some("Tuesday".into()),
         _ => None,
     };
-    c.bench_function("template_render", |b| b.iter(|| black_box(&t).render(value).is_ok()));
+    c.bench_function("template_render", |b| b.iter(|| black_box(&t).render(10_000, value).is_ok()));
 }
 
 fn signature(c: &mut Criterion) {

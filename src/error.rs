@@ -61,6 +61,8 @@ pub enum ApiError {
     DetectionUnavailable,
     /// 413: body over 1 MiB.
     PayloadTooLarge,
+    /// 408: the client did not send its request in time.
+    RequestTimeout,
     /// 405: the path exists, the method does not.
     MethodNotAllowed,
     /// 409: a template with that name exists.
@@ -101,6 +103,7 @@ impl ApiError {
             DuplicateContact { .. } => "DUPLICATE_CONTACT",
             DetectionUnavailable => "DETECTION_UNAVAILABLE",
             PayloadTooLarge => "PAYLOAD_TOO_LARGE",
+            RequestTimeout => "REQUEST_TIMEOUT",
             MethodNotAllowed => "METHOD_NOT_ALLOWED",
             NotReady => "NOT_READY",
             InvalidTransition(_) => "INVALID_STATUS_TRANSITION",
@@ -143,6 +146,10 @@ impl ApiError {
             DuplicateContact { .. } => "A contact with this phone number already exists.".into(),
             DetectionUnavailable => "iMessage detection is unavailable: no phone can answer.".into(),
             PayloadTooLarge => "The request body is larger than 1 MiB.".into(),
+            RequestTimeout => format!(
+                "The request was not sent in time: its body must arrive within {} s.",
+                crate::extract::BODY_TIMEOUT.as_secs()
+            ),
             MethodNotAllowed => "This method is not allowed on this path.".into(),
             NotReady => "The server is not ready.".into(),
             IdempotencyKeyReused => {
@@ -160,6 +167,7 @@ impl ApiError {
             401 => ApiError::InvalidApiKey,
             404 => ApiError::NotFound("No such resource.".into()),
             405 => ApiError::MethodNotAllowed,
+            408 => ApiError::RequestTimeout,
             413 => ApiError::PayloadTooLarge,
             503 => ApiError::NotReady,
             _ => ApiError::Internal,
@@ -211,6 +219,7 @@ impl ResponseError for ApiError {
                 StatusCode::CONFLICT
             }
             PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            RequestTimeout => StatusCode::REQUEST_TIMEOUT,
             MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
         }
     }

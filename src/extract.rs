@@ -19,6 +19,10 @@ use crate::error::ApiError;
 /// Largest accepted body.
 pub const MAX_BODY: usize = 1024 * 1024;
 
+/// How long a body may take to arrive once its headers have: a client that announces a body and
+/// then stalls holds a connection (and a descriptor) only this long.
+pub const BODY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
 type Fut<T> = Pin<Box<dyn Future<Output = Result<T, ApiError>>>>;
 
 fn engine(req: &HttpRequest) -> Result<Engine, ApiError> {
@@ -127,18 +131,34 @@ impl<T: DeserializeOwned + 'static> FromRequest for Json<T> {
             if !json_type {
                 return Err(ApiError::Validation("Content-Type: must be application/json".into()));
             }
-            let bytes = body.await.map_err(|e| match e.as_error::<PayloadError>() {
-                Some(PayloadError::Overflow) => ApiError::PayloadTooLarge,
-                _ => ApiError::Validation(format!("body: cannot be read ({e})")),
-            })?;
+            let bytes = actix_web::rt::time::timeout(BODY_TIMEOUT, body)
+                .await
+                .map_err(|_| ApiError::RequestTimeout)?
+                .map_err(|e| match e.as_error::<PayloadError>() {
+                    Some(PayloadError::Overflow) => ApiError::PayloadTooLarge,
+                    _ => ApiError::Validation(format!("body: cannot be read ({e})")),
+                })?;
             parse_json(&bytes).map(Json)
         })
     }
 }
 
-/// Parses JSON, naming the failing field in the error.
+/// Parses a JSON object, naming the failing field in the error. Every body is an object: an
+/// array would otherwise fill a struct's fields by position, and text after the object is
+/// refused rather than ignored.
 pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        return Err(ApiError::Validation("body: must be a JSON object".into()));
+    }
     let de = &mut serde_json::Deserializer::from_slice(bytes);
+    let value = parse_in(de)?;
+    de.end().map_err(|e| ApiError::Validation(format!("body: not valid JSON ({e})")))?;
+    Ok(value)
+}
+
+fn parse_in<'de, T: DeserializeOwned>(
+    de: &mut serde_json::Deserializer<serde_json::de::SliceRead<'de>>,
+) -> Result<T, ApiError> {
     serde_path_to_error::deserialize(de).map_err(|e| {
         let path = e.path().to_string();
         let inner = e.into_inner();

@@ -86,10 +86,13 @@ impl Application {
                 .default_service(web::to(routes::not_found))
         })
         .shutdown_timeout(30)
+        .client_request_timeout(HEADER_TIMEOUT)
         .listen(listener)?;
-        if let Some(w) = settings.workers {
-            server = server.workers(w.max(1));
-        }
+        let workers = settings
+            .workers
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+            .max(1);
+        server = server.workers(workers).max_connections(connections_per_worker(workers));
         Ok(Self { port, server: server.run(), engine, generated_admin_token, demo })
     }
 
@@ -126,4 +129,44 @@ impl Application {
         tracing::info!("stopped cleanly");
         Ok(())
     }
+}
+
+/// How long a client may take to send a request's head (its body has its own limit,
+/// [`crate::extract::BODY_TIMEOUT`]).
+const HEADER_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Descriptors kept back from client connections: the store's files, webhook connections (up
+/// to 32 per endpoint in flight), logs.
+const RESERVED_DESCRIPTORS: u64 = 512;
+
+/// Connections each worker accepts at once, so that all of them together stay below the
+/// process's descriptor limit: past it, `accept` fails and the node stops answering anyone. The
+/// soft limit is raised to the hard one first (often 1,024 soft against 500k+ hard).
+fn connections_per_worker(workers: usize) -> usize {
+    let limit = raise_descriptor_limit();
+    let cap = limit.saturating_sub(RESERVED_DESCRIPTORS).max(64 * workers as u64) / workers as u64;
+    tracing::info!(descriptors = limit, connections_per_worker = cap, "connection cap");
+    cap.min(25_000) as usize
+}
+
+/// Raises the soft `RLIMIT_NOFILE` to the hard limit; returns the soft limit in force.
+#[cfg(target_os = "linux")]
+fn raise_descriptor_limit() -> u64 {
+    use rustix::process::{getrlimit, setrlimit, Resource, Rlimit};
+    const CEILING: u64 = 1 << 20;
+    let now = getrlimit(Resource::Nofile);
+    let soft = now.current.unwrap_or(CEILING);
+    let hard = now.maximum.unwrap_or(CEILING).min(CEILING);
+    if soft < hard
+        && setrlimit(Resource::Nofile, Rlimit { current: Some(hard), maximum: now.maximum }).is_ok()
+    {
+        return hard;
+    }
+    soft
+}
+
+/// Elsewhere the limit is left as it is and assumed to be the common 1,024.
+#[cfg(not(target_os = "linux"))]
+fn raise_descriptor_limit() -> u64 {
+    1024
 }

@@ -1,5 +1,6 @@
 //! Validated domain values: once built, they are known good, so nothing downstream re-checks.
 
+use std::borrow::Cow;
 use std::fmt;
 
 /// An E.164 number: `+` then 10 to 15 digits, nothing else (spec "Limits" rule 6).
@@ -172,26 +173,50 @@ impl TemplateBody {
         v
     }
 
-    /// Fills the placeholders; `Err` lists every variable without a value.
-    pub fn render(&self, value: impl Fn(&str) -> Option<String>) -> Result<String, Vec<String>> {
-        let mut out = String::new();
+    /// Fills the placeholders, stopping as soon as the text passes `limit` characters: a short
+    /// template with a large value repeated could otherwise build a string of gigabytes.
+    pub fn render<'v>(
+        &self,
+        limit: usize,
+        value: impl Fn(&str) -> Option<Cow<'v, str>>,
+    ) -> Result<String, RenderError> {
         let mut missing: Vec<String> = Vec::new();
-        for p in &self.parts {
-            match p {
-                Part::Text(t) => out.push_str(t),
-                Part::Var(n) => match value(n) {
-                    Some(v) => out.push_str(&v),
-                    None if !missing.contains(n) => missing.push(n.clone()),
-                    None => {}
-                },
+        for n in self.parts.iter().filter_map(|p| match p {
+            Part::Var(n) => Some(n),
+            Part::Text(_) => None,
+        }) {
+            if value(n).is_none() && !missing.contains(n) {
+                missing.push(n.clone());
             }
         }
-        if missing.is_empty() {
-            Ok(out)
-        } else {
-            Err(missing)
+        if !missing.is_empty() {
+            return Err(RenderError::Missing(missing));
         }
+        let mut out = String::new();
+        let mut chars = 0;
+        for p in &self.parts {
+            let piece = match p {
+                Part::Text(t) => Cow::Borrowed(t.as_str()),
+                Part::Var(n) => value(n).unwrap_or_default(),
+            };
+            // Counted only up to the limit: a huge value is not walked whole either.
+            chars += piece.chars().take(limit + 1 - chars).count();
+            if chars > limit {
+                return Err(RenderError::TooLong(limit));
+            }
+            out.push_str(&piece);
+        }
+        Ok(out)
     }
+}
+
+/// Why a template did not render.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RenderError {
+    /// These variables have no value (each once, in order of first use).
+    Missing(Vec<String>),
+    /// The text passed this many characters; rendering stopped there.
+    TooLong(usize),
 }
 
 fn pos(src: &str, rest: &str) -> usize {
@@ -206,9 +231,22 @@ mod template_tests {
     fn placeholders_are_parsed_once_and_rendered() {
         let t = TemplateBody::parse("Hi {{ name }}, your code is {{code}}. Bye {{name}} {x}").unwrap();
         assert_eq!(t.variables(), ["name", "code"]);
-        let out = t.render(|n| Some(format!("<{n}>"))).unwrap();
+        let out = t.render(100, |n| Some(format!("<{n}>").into())).unwrap();
         assert_eq!(out, "Hi <name>, your code is <code>. Bye <name> {x}");
-        assert_eq!(t.render(|n| (n == "name").then(|| "A".into())), Err(vec!["code".to_string()]));
+        let missing = t.render(100, |n| (n == "name").then(|| "A".into()));
+        assert_eq!(missing, Err(RenderError::Missing(vec!["code".to_string()])));
+    }
+
+    #[test]
+    fn rendering_stops_at_the_limit_without_building_the_whole_text() {
+        let t = TemplateBody::parse(&"{{x}}".repeat(2_000)).unwrap();
+        let huge = "y".repeat(500_000);
+        assert_eq!(t.render(10_000, |_| Some(huge.as_str().into())), Err(RenderError::TooLong(10_000)));
+        // Exactly at the limit is fine; one character more is not.
+        let t = TemplateBody::parse("ab{{x}}").unwrap();
+        assert_eq!(t.render(5, |_| Some("cde".into())).unwrap(), "abcde");
+        assert_eq!(t.render(5, |_| Some("cdef".into())), Err(RenderError::TooLong(5)));
+        assert_eq!(t.render(5, |_| Some("çdé".into())).unwrap(), "abçdé", "characters, not bytes");
     }
 
     #[test]

@@ -1,5 +1,7 @@
 //! Every answer is the envelope: unknown routes, wrong methods, bad bodies, big bodies, probes.
 
+use std::time::Duration;
+
 use serde_json::json;
 
 use crate::helpers::*;
@@ -125,4 +127,129 @@ async fn the_baseline_route_is_off_unless_asked_for() {
     app.call("POST", "/bench/noop", None, Some(json!({"to": "+14155550100", "body": "x"})))
         .await
         .expect(404, Some("NOT_FOUND"));
+}
+
+#[actix_web::test]
+async fn a_body_is_one_json_object_and_nothing_after_it() {
+    let app = spawn_app().await;
+    let t = app.create_tenant("starter").await;
+    let key = t.test.as_str();
+    let json = "application/json";
+    // Text after the object.
+    let r = app
+        .raw(
+            "POST",
+            "/v1/messages",
+            Some(key),
+            json,
+            br#"{"to":"+14155550100","body":"hi"} GARBAGE"#.to_vec(),
+        )
+        .await
+        .expect(400, Some("VALIDATION_ERROR"));
+    assert!(r.body["error"].as_str().unwrap().contains("JSON"), "{}", r.body);
+    // An array would fill the fields by position.
+    let r = app
+        .raw("POST", "/v1/messages", Some(key), json, br#"["+14155550100","auto","hi"]"#.to_vec())
+        .await
+        .expect(400, Some("VALIDATION_ERROR"));
+    assert!(r.body["error"].as_str().unwrap().contains("object"), "{}", r.body);
+    let tpl = app
+        .call("POST", "/v1/templates", Some(key), Some(json!({"name": "n", "body": "b"})))
+        .await
+        .expect(201, None);
+    let path = format!("/v1/templates/{}", tpl.data()["id"].as_str().unwrap());
+    app.raw("PATCH", &path, Some(key), json, br#"["renamed","x"]"#.to_vec())
+        .await
+        .expect(400, Some("VALIDATION_ERROR"));
+    let r = app.call("GET", &path, Some(key), None).await.expect(200, None);
+    assert_eq!((r.data()["name"].as_str(), r.data()["body"].as_str()), (Some("n"), Some("b")));
+    // Whitespace around the object is fine.
+    app.raw(
+        "POST",
+        "/v1/messages",
+        Some(key),
+        json,
+        b" {\"to\":\"+14155550100\",\"body\":\"hi\"}\n ".to_vec(),
+    )
+    .await
+    .expect(202, None);
+    // No message came of the refused ones.
+    let r = app.call("GET", "/v1/messages", Some(key), None).await.expect(200, None);
+    assert_eq!(r.data().as_array().unwrap().len(), 1);
+}
+
+/// Opens a connection that sends a request head announcing a 1,000-byte body, then one byte of
+/// it, and stops.
+fn stalled_body(addr: &str, key: Option<&str>) -> std::net::TcpStream {
+    use std::io::Write;
+    let mut c = std::net::TcpStream::connect(addr).unwrap();
+    let auth = key.map(|k| format!("Authorization: Bearer {k}\r\n")).unwrap_or_default();
+    let head = format!(
+        "POST /v1/messages HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n{auth}Content-Length: 1000\r\n\r\n{{"
+    );
+    c.write_all(head.as_bytes()).unwrap();
+    c
+}
+
+/// Everything the server sends on `c` until it closes it or `wait` passes, and whether it closed.
+fn read_answer(mut c: std::net::TcpStream, wait: std::time::Duration) -> (String, bool) {
+    use std::io::Read;
+    c.set_read_timeout(Some(wait)).unwrap();
+    let mut out = Vec::new();
+    let mut buf = [0u8; 4096];
+    let closed = loop {
+        match c.read(&mut buf) {
+            Ok(0) => break true,
+            Ok(n) => out.extend_from_slice(&buf[..n]),
+            Err(_) => break false,
+        }
+    };
+    (String::from_utf8_lossy(&out).into_owned(), closed)
+}
+
+#[actix_web::test]
+async fn a_body_that_never_ends_times_out_and_slow_clients_stall_no_one() {
+    let app = spawn_app().await;
+    let t = app.create_tenant("scale").await;
+    let addr = app.api.base.trim_start_matches("http://").to_owned();
+    let key = t.test.clone();
+    // Hundreds of clients that never finish their bodies, with a key and without.
+    let (slow, watched) = actix_web::rt::task::spawn_blocking(move || {
+        let slow: Vec<_> =
+            (0..300).map(|i| stalled_body(&addr, (i % 2 == 0).then_some(key.as_str()))).collect();
+        (slow, stalled_body(&addr, Some(&key)))
+    })
+    .await
+    .unwrap();
+    // Everyone else is served meanwhile.
+    let started = std::time::Instant::now();
+    app.send_ok(&t.test, "+14155550100").await;
+    app.call("GET", "/healthz", None, None).await.expect(200, None);
+    // The stalled body is answered with the envelope once its time is up, and the connection ends.
+    let answer = actix_web::rt::task::spawn_blocking(move || read_answer(watched, Duration::from_secs(20)))
+        .await
+        .unwrap();
+    let waited = started.elapsed();
+    let (answer, closed) = answer;
+    assert!(closed, "the connection ends with the answer");
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(answer.contains(r#""code":"REQUEST_TIMEOUT""#), "{answer}");
+    assert!(waited >= Duration::from_secs(8) && waited < Duration::from_secs(15), "{waited:?}");
+    // The keyless ones were refused at once and do not hold their connections either.
+    let ends = actix_web::rt::task::spawn_blocking(move || {
+        slow.into_iter()
+            .skip(1)
+            .step_by(2)
+            .take(5)
+            .map(|c| read_answer(c, Duration::from_secs(5)))
+            .collect::<Vec<_>>()
+    })
+    .await
+    .unwrap();
+    for (a, closed) in ends {
+        assert!(a.starts_with("HTTP/1.1 401") && closed, "{a}");
+    }
+    // Nothing half-read became a message.
+    let r = app.call("GET", "/v1/messages", Some(&t.test), None).await.expect(200, None);
+    assert_eq!(r.data().as_array().unwrap().len(), 1);
 }

@@ -211,3 +211,28 @@ async fn contacts_count_as_existing_for_the_new_contact_limit() {
         .expect(429, Some("NEW_CONTACT_LIMIT"));
     app.send_ok(&t.live, "+14155550100").await; // a contact: unlimited
 }
+
+#[actix_web::test]
+async fn a_template_that_would_render_huge_is_refused_at_the_limit() {
+    let app = spawn_app().await;
+    let t = app.create_tenant("starter").await;
+    // 2,000 placeholders and a 500 KB value would make a 1 GB text.
+    let body = "{{x}}".repeat(2_000);
+    app.call("POST", "/v1/templates", Some(&t.live), Some(json!({"name": "amp", "body": body})))
+        .await
+        .expect(201, None);
+    let huge = "y".repeat(500_000);
+    let r = app
+        .send(&t.test, json!({"to": "+14155550100", "template": "amp", "data": {"x": huge}}))
+        .await
+        .expect(400, Some("VALIDATION_ERROR"));
+    let e = r.body["error"].as_str().unwrap();
+    assert!(e.contains("10000"), "the error names the limit: {e}");
+    // The same template with a value that fits renders whole.
+    let r = app
+        .send(&t.test, json!({"to": "+14155550100", "template": "amp", "data": {"x": "ab"}}))
+        .await
+        .expect(202, None);
+    let m = app.message(&t.test, r.data()["message_id"].as_str().unwrap()).await;
+    assert_eq!(m["body"].as_str().unwrap().len(), 4_000);
+}

@@ -372,3 +372,40 @@ async fn a_pending_delivery_survives_sigkill_between_attempts() {
     assert_eq!(state["attempts"].as_array().unwrap().len(), 2);
     assert!(server.terminate().success());
 }
+
+#[actix_web::test]
+async fn a_receiver_that_stalls_its_answer_body_times_out_and_the_attempt_is_recorded() {
+    let app = spawn_app().await;
+    let t = app.create_tenant("starter").await;
+    // Answers its headers and 1 byte of a 100-byte body, then holds the connection.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/h", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        use std::io::{Read, Write};
+        let mut held = Vec::new();
+        for mut conn in listener.incoming().flatten() {
+            let mut buf = [0u8; 4096];
+            let _ = conn.read(&mut buf);
+            let _ = conn.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nx");
+            held.push(conn);
+        }
+    });
+    let w = register(&app, &t.live, &url, json!(["message.delivered"])).await;
+    app.send_ok(&t.test, "+14155550100").await;
+    let wid = w["id"].as_str().unwrap();
+    let started = std::time::Instant::now();
+    let mut first = Value::Null;
+    while started.elapsed() < Duration::from_secs(20) {
+        let r = app.call("GET", &format!("/v1/webhooks/{wid}/deliveries"), Some(&t.live), None).await;
+        first = r.expect(200, None).data()[0]["attempts"][0].clone();
+        if !first.is_null() {
+            break;
+        }
+        actix_web::rt::time::sleep(Duration::from_millis(1000)).await;
+    }
+    // The 10 s limit covers the body too: the attempt ends as a time-out, not a 200.
+    assert_eq!(first["error"], "timeout", "{first}");
+    assert!(first["status_code"].is_null(), "{first}");
+    let took = started.elapsed();
+    assert!(took >= Duration::from_secs(9) && took < Duration::from_secs(15), "{took:?}");
+}

@@ -1,6 +1,7 @@
 //! Templates and contacts: the tenant actor writes them (so names and phones stay unique without
 //! locks); reads go straight to the store. Rendering a template for a send lives here too.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use actix::prelude::*;
@@ -10,7 +11,7 @@ use serde_json::Value;
 use ulid::Ulid;
 
 use super::TenantActor;
-use crate::domain::{PhoneNumber, TemplateBody};
+use crate::domain::{PhoneNumber, RenderError, TemplateBody};
 use crate::durable::after_commit;
 use crate::error::Missing;
 use crate::EngineError;
@@ -250,16 +251,20 @@ pub fn render(
         None
     };
     let text = body
-        .render(|name| match data.get(name) {
-            Some(Value::String(s)) => Some(s.clone()),
-            Some(v) => Some(v.to_string()),
-            None => contact.as_ref().and_then(|c| c.attributes.get(name).cloned()),
+        .render(MAX_BODY, |name| match data.get(name) {
+            Some(Value::String(s)) => Some(Cow::Borrowed(s.as_str())),
+            Some(v) => Some(Cow::Owned(v.to_string())),
+            None => contact.as_ref().and_then(|c| c.attributes.get(name)).map(|s| Cow::Borrowed(s.as_str())),
         })
-        .map_err(EngineError::MissingTemplateVar)?;
-    let n = text.chars().count();
-    if n == 0 || n > MAX_BODY {
+        .map_err(|e| match e {
+            RenderError::Missing(vars) => EngineError::MissingTemplateVar(vars),
+            RenderError::TooLong(limit) => EngineError::Validation(format!(
+                "template: renders to more than {limit} characters; a message holds 1 to {limit}"
+            )),
+        })?;
+    if text.is_empty() {
         return Err(EngineError::Validation(format!(
-            "template: renders to {n} characters; a message holds 1 to {MAX_BODY}"
+            "template: renders to 0 characters; a message holds 1 to {MAX_BODY}"
         )));
     }
     Ok((text, t.name))

@@ -119,18 +119,23 @@ impl WebhookActor {
             .insert_header(("content-type", "application/json"))
             .insert_header((SIGNATURE_HEADER, sign(&self.hook.secret, body.as_bytes())))
             .insert_header(("user-agent", "pigeon-webhooks/0.1"));
-        Box::pin(async move {
+        let attempt = async move {
             match req.send_body(body).await {
-                Ok(mut res) => {
+                Ok(res) => {
                     let status = res.status().as_u16();
-                    let snippet = res.body().limit(64 * 1024).await.ok().map(|b| {
-                        let s = String::from_utf8_lossy(&b);
-                        s.chars().take(200).collect::<String>()
-                    });
-                    (Some(status), None, snippet.filter(|s| !s.is_empty()))
+                    let snippet = read_capped(res, SNIPPET_READ).await;
+                    let snippet = String::from_utf8_lossy(&snippet).chars().take(200).collect::<String>();
+                    (Some(status), None, Some(snippet).filter(|s| !s.is_empty()))
                 }
                 Err(e) => (None, Some(error_kind(&e)), None),
             }
+        };
+        // The time-out covers the whole attempt: a receiver that sends its headers and then
+        // stalls its body must not hold the delivery.
+        Box::pin(async move {
+            tokio::time::timeout(ATTEMPT_TIMEOUT, attempt)
+                .await
+                .unwrap_or_else(|_| (None, Some("timeout".into()), None))
         })
     }
 
@@ -175,6 +180,29 @@ impl WebhookActor {
             tracing::error!(error = %e, delivery_id = %id, "cannot record a webhook attempt");
         }
     }
+}
+
+/// How much of a receiver's answer is read: enough for the 200-character snippet, no more.
+const SNIPPET_READ: usize = 1024;
+
+/// The first bytes of a body, at most `cap`; the rest is never read (the connection is dropped).
+async fn read_capped<S, B, E>(mut body: S, cap: usize) -> Vec<u8>
+where
+    S: futures_util::Stream<Item = Result<B, E>> + Unpin,
+    B: AsRef<[u8]>,
+{
+    use futures_util::StreamExt;
+    let mut out = Vec::new();
+    while out.len() < cap {
+        match body.next().await {
+            Some(Ok(chunk)) => {
+                let chunk = chunk.as_ref();
+                out.extend_from_slice(&chunk[..chunk.len().min(cap - out.len())]);
+            }
+            _ => break,
+        }
+    }
+    out
 }
 
 fn error_kind(e: &awc::error::SendRequestError) -> String {

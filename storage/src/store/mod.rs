@@ -28,8 +28,8 @@ use std::sync::Arc;
 use ulid::Ulid;
 
 use crate::commit::{CommitStats, Committer};
-use codec::Codec;
 use crate::StoreError;
+use codec::Codec;
 
 pub use campaigns::Campaigns;
 pub use keys::{KeyLocation, Keys};
