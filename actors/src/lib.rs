@@ -31,6 +31,6 @@ pub use error::{EngineError, Missing};
 pub use failure::FailureCode;
 pub use pigeon_storage as storage;
 pub use tenant::{
-    choose_phone, Admitted, ContactChanges, Detection, NewCampaign, NewKey, PhoneView, RateInfo, SendRequest,
-    TenantPatch,
+    choose_phone, Admitted, ContactChanges, Detection, NewCampaign, NewKey, PhoneView, QuietHoursPatch,
+    RateInfo, SendRequest, TenantPatch,
 };

@@ -3,8 +3,8 @@
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use chrono::{DateTime, Utc};
-use pigeon_actors::storage::model::{Plan, QuietHours, TenantRecord, TenantStatus};
-use pigeon_actors::{TenantPatch, Usage};
+use pigeon_actors::storage::model::{Plan, TenantRecord, TenantStatus};
+use pigeon_actors::{QuietHoursPatch, TenantPatch, Usage};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -149,9 +149,27 @@ pub struct PatchTenantBody {
     /// Override of API calls per month; null returns to the plan's.
     #[serde(default, deserialize_with = "super::nullable")]
     pub monthly_call_limit: Option<Option<u64>>,
-    /// New quiet-hours window.
+    /// Changes to the quiet-hours window: only the fields given change.
     #[serde(default)]
-    pub quiet_hours: Option<QuietHoursBody>,
+    pub quiet_hours: Option<QuietHoursPatchBody>,
+}
+
+/// Changes to a quiet-hours window; a field left out keeps its value.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct QuietHoursPatchBody {
+    /// Off: messages go out at any hour.
+    #[serde(default)]
+    pub enabled: Option<bool>,
+    /// `HH:MM`, start of the quiet window.
+    #[serde(default)]
+    pub start: Option<String>,
+    /// `HH:MM`, end of the quiet window.
+    #[serde(default)]
+    pub end: Option<String>,
+    /// IANA zone used when the recipient's zone cannot be told; null: back to UTC.
+    #[serde(default, deserialize_with = "super::nullable")]
+    pub timezone: Option<Option<String>>,
 }
 
 /// Answer of a key switch.
@@ -235,7 +253,7 @@ pub async fn patch_tenant(
         trial_ends_at: b.trial_ends_at,
         new_contact_daily_limit: b.new_contact_daily_limit,
         monthly_call_limit: b.monthly_call_limit,
-        quiet_hours: b.quiet_hours.map(|q| QuietHours {
+        quiet_hours: b.quiet_hours.map(|q| QuietHoursPatch {
             enabled: q.enabled,
             start: q.start,
             end: q.end,

@@ -78,13 +78,16 @@ pub struct Accepted {
 /// Most days ahead a send may be scheduled.
 const MAX_SCHEDULE_DAYS: i64 = 30;
 
-/// Parses `send_at`: RFC 3339, in the future, at most 30 days ahead.
+/// Parses `send_at`: RFC 3339, in the future, at most 30 days ahead. A leap second (`:60`) is
+/// refused: chrono would take it, but it would come back as a time no one sent.
 fn parse_send_at(s: &str, now: DateTime<Utc>) -> Result<DateTime<Utc>, ApiError> {
-    let at = DateTime::parse_from_rfc3339(s)
-        .map_err(|_| {
-            ApiError::Validation("send_at: must be an RFC 3339 time, e.g. 2026-11-23T09:00:00Z".into())
-        })?
-        .with_timezone(&Utc);
+    use chrono::Timelike;
+    let invalid =
+        || ApiError::Validation("send_at: must be an RFC 3339 time, e.g. 2026-11-23T09:00:00Z".into());
+    let at = DateTime::parse_from_rfc3339(s).map_err(|_| invalid())?.with_timezone(&Utc);
+    if at.nanosecond() >= 1_000_000_000 {
+        return Err(invalid());
+    }
     if at <= now || at > now + chrono::Duration::days(MAX_SCHEDULE_DAYS) {
         return Err(ApiError::Validation(format!(
             "send_at: must be in the future and at most {MAX_SCHEDULE_DAYS} days ahead"

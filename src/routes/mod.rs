@@ -29,9 +29,11 @@ macro_rules! routes {
         pub fn configure(cfg: &mut web::ServiceConfig) {
             let mut table: Vec<(&'static str, Resource)> = Vec::new();
             $( add(&mut table, $path, web::method(Method::$method).to($handler)); )*
-            for (_, r) in table {
+            for (path, r) in table {
+                let allow: String =
+                    ROUTES.iter().filter(|(_, p)| *p == path).map(|(m, _)| *m).collect::<Vec<_>>().join(", ");
                 cfg.service(
-                    r.default_service(web::to(method_not_allowed))
+                    r.default_service(web::to(move || method_not_allowed(allow.clone())))
                         .wrap(actix_web::middleware::from_fn(crate::edge::catch_panic)),
                 );
             }
@@ -135,8 +137,14 @@ pub async fn not_found(req: HttpRequest) -> Result<HttpResponse, ApiError> {
     Err(ApiError::NotFound(format!("No route {} {}.", req.method(), req.path())))
 }
 
-async fn method_not_allowed() -> Result<HttpResponse, ApiError> {
-    Err(ApiError::MethodNotAllowed)
+/// 405 with the `Allow` header RFC 9110 asks for: the methods the path does answer.
+async fn method_not_allowed(allow: String) -> HttpResponse {
+    use actix_web::ResponseError;
+    let mut res = ApiError::MethodNotAllowed.error_response();
+    if let Ok(v) = actix_web::http::header::HeaderValue::from_str(&allow) {
+        res.headers_mut().insert(actix_web::http::header::ALLOW, v);
+    }
+    res
 }
 
 /// The success envelope.

@@ -20,7 +20,8 @@ async fn unknown_routes_and_wrong_methods() {
     let app = spawn_app().await;
     app.call("GET", "/v1/nothing-here", None, None).await.expect(404, Some("NOT_FOUND"));
     app.call("GET", "/", None, None).await.expect(404, Some("NOT_FOUND"));
-    app.call("PUT", "/v1/api-keys", None, None).await.expect(405, Some("METHOD_NOT_ALLOWED"));
+    let r = app.call("PUT", "/v1/api-keys", None, None).await.expect(405, Some("METHOD_NOT_ALLOWED"));
+    assert_eq!(r.header("allow"), Some("POST, GET"), "RFC 9110: a 405 names the allowed methods");
     app.call("GET", "/admin/v1/api-keys/01ARZ3NDEKTSV4RRFFQ69G5FAV/deactivate", Some(ADMIN), None)
         .await
         .expect(405, Some("METHOD_NOT_ALLOWED"));

@@ -105,6 +105,28 @@ async fn patch_changes_limits_and_quiet_hours_and_validates() {
     let r = app.patch_tenant(&t.id, json!({"new_contact_daily_limit": null})).await.expect(200, None);
     assert_eq!(r.data()["new_contact_daily_limit"], 200);
     assert_eq!(r.data()["quiet_hours"]["start"], "22:30", "untouched fields stay");
+    // A PATCH of the window changes only the fields it names.
+    let r = app.patch_tenant(&t.id, json!({"quiet_hours": {"enabled": false}})).await.expect(200, None);
+    let q = &r.data()["quiet_hours"];
+    assert_eq!(
+        (q["enabled"].as_bool(), q["start"].as_str(), q["end"].as_str()),
+        (Some(false), Some("22:30"), Some("07:00"))
+    );
+    assert_eq!(q["timezone"], "Europe/Paris");
+    let r = app
+        .patch_tenant(&t.id, json!({"quiet_hours": {"enabled": true, "timezone": null}}))
+        .await
+        .expect(200, None);
+    assert_eq!(
+        (r.data()["quiet_hours"]["enabled"].as_bool(), r.data()["quiet_hours"]["timezone"].is_null()),
+        (Some(true), true)
+    );
+    // The merged window is what is checked: an end equal to the kept start is refused.
+    let r = app
+        .patch_tenant(&t.id, json!({"quiet_hours": {"end": "22:30"}}))
+        .await
+        .expect(400, Some("VALIDATION_ERROR"));
+    assert!(r.body["error"].as_str().unwrap().contains("quiet_hours.end"), "{}", r.body);
 
     for (bad, field) in [
         (json!({"quiet_hours": {"enabled": true, "start": "25:00", "end": "08:00"}}), "quiet_hours.start"),

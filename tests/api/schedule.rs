@@ -121,7 +121,13 @@ async fn scheduled_sends_wait_for_send_at_and_can_be_cancelled() {
     actix_web::rt::time::sleep(Duration::from_millis(200)).await;
     assert_eq!(app.message(&t.live, &never).await["status"], "cancelled", "a cancelled send stays cancelled");
 
-    for bad in ["2026-11-23T19:00:00Z", "2026-12-24T20:00:01Z", "tomorrow", "2026-11-23 21:00"] {
+    for bad in [
+        "2026-11-23T19:00:00Z",
+        "2026-12-24T20:00:01Z",
+        "tomorrow",
+        "2026-11-23 21:00",
+        "2026-11-23T23:59:60Z",
+    ] {
         let r = app
             .send(&t.live, json!({"to": "+14155550100", "body": "x", "send_at": bad}))
             .await

@@ -102,6 +102,11 @@ async fn private_urls_are_refused_by_default() {
         "http://[::ffff:127.0.0.1]/h",
         "http://[fd00::1]/h",
         "http://0.0.0.0/h",
+        // Around a private IPv4: NAT64 (local use), 6to4; Teredo; the 6to4 relay anycast.
+        "http://[64:ff9b:1::7f00:1]/h",
+        "http://[2002:7f00:1::]/h",
+        "http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/h",
+        "http://192.88.99.1/h",
     ] {
         let r = app
             .call(

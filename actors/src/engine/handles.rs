@@ -64,7 +64,6 @@ impl TenantHandle {
 
     /// Applies the operator's changes.
     pub async fn patch(&self, p: TenantPatch) -> Result<TenantRecord, EngineError> {
-        p.validate()?;
         self.addr.send(tenant::Patch(p)).await?
     }
 

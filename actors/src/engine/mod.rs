@@ -28,7 +28,8 @@ use crate::registry::{Arbiters, PhoneRegistry, Shared, WebhookRegistry};
 use crate::retention::Sweeper;
 use crate::scheduler::{self, Scheduler};
 use crate::tenant::{
-    self, Admitted, NewKey, RateInfo, SendRequest, TenantActor, TenantPatch, CALLS, NEW_CONTACTS,
+    self, Admitted, NewKey, QuietHoursPatch, RateInfo, SendRequest, TenantActor, TenantPatch, CALLS,
+    NEW_CONTACTS,
 };
 use crate::EngineError;
 
@@ -350,7 +351,7 @@ impl Engine {
         let created = self.create_tenant("demo".into(), Plan::Scale).await?;
         let handle = self.tenant(created.tenant.id)?;
         // The demo's curl line must deliver at any hour of the day.
-        let quiet_off = QuietHours { enabled: false, ..QuietHours::default() };
+        let quiet_off = QuietHoursPatch { enabled: Some(false), ..QuietHoursPatch::default() };
         handle.patch(TenantPatch { quiet_hours: Some(quiet_off), ..TenantPatch::default() }).await?;
         let mut phones = Vec::new();
         for number in DEMO_PHONES {

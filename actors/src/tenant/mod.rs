@@ -175,7 +175,8 @@ impl Handler<Patch> for TenantActor {
         let mut t = self.tenant.clone();
         let old_plan = t.plan;
         p.apply_to(&mut t);
-        let res = self.store.tenants().put(&t).map_err(EngineError::from);
+        let res = TenantPatch::validate(&t.quiet_hours)
+            .and_then(|()| self.store.tenants().put(&t).map_err(EngineError::from));
         if res.is_ok() {
             if t.plan != old_plan {
                 for k in self.keys.values_mut() {
@@ -215,14 +216,44 @@ pub struct TenantPatch {
     pub new_contact_daily_limit: Option<Option<u32>>,
     /// Override of calls per month.
     pub monthly_call_limit: Option<Option<u64>>,
-    /// New quiet-hours window.
-    pub quiet_hours: Option<QuietHours>,
+    /// Changes to the quiet-hours window: only the fields named change.
+    pub quiet_hours: Option<QuietHoursPatch>,
+}
+
+/// A PATCH of the quiet-hours window: each field optional, `timezone: Some(None)` back to UTC.
+#[derive(Debug, Clone, Default)]
+pub struct QuietHoursPatch {
+    /// On or off.
+    pub enabled: Option<bool>,
+    /// `HH:MM` start.
+    pub start: Option<String>,
+    /// `HH:MM` end.
+    pub end: Option<String>,
+    /// IANA zone; `Some(None)` clears it.
+    pub timezone: Option<Option<String>>,
+}
+
+impl QuietHoursPatch {
+    fn apply_to(self, q: &mut QuietHours) {
+        if let Some(v) = self.enabled {
+            q.enabled = v;
+        }
+        if let Some(v) = self.start {
+            q.start = v;
+        }
+        if let Some(v) = self.end {
+            q.end = v;
+        }
+        if let Some(v) = self.timezone {
+            q.timezone = v;
+        }
+    }
 }
 
 impl TenantPatch {
-    /// Refuses a malformed quiet-hours window, naming the field.
-    pub fn validate(&self) -> Result<(), EngineError> {
-        let Some(q) = &self.quiet_hours else { return Ok(()) };
+    /// Refuses a malformed quiet-hours window (the tenant's with this patch applied), naming the
+    /// field.
+    pub(crate) fn validate(q: &QuietHours) -> Result<(), EngineError> {
         let hhmm = |s: &str| chrono::NaiveTime::parse_from_str(s, "%H:%M").is_ok() && s.len() == 5;
         for (field, v) in [("start", &q.start), ("end", &q.end)] {
             if !hhmm(v) {
@@ -264,7 +295,7 @@ impl TenantPatch {
             t.monthly_call_limit = v;
         }
         if let Some(v) = self.quiet_hours {
-            t.quiet_hours = v;
+            v.apply_to(&mut t.quiet_hours);
         }
     }
 }

@@ -2,48 +2,80 @@
 //! ([`check_url`]) and at every connection ([`VettedResolver`]), so DNS rebinding cannot slip a
 //! private address in after registration.
 
-use std::net::{IpAddr, SocketAddr};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 
 use actix_tls::connect::Resolve;
 use futures_util::future::LocalBoxFuture;
 
-/// True for addresses on the public internet; false for loopback, private, link-local, CGNAT,
-/// multicast, unspecified, broadcast, documentation and reserved ranges, in IPv4 and IPv6 (mapped
-/// and NAT64 forms judged by the IPv4 inside).
+/// IPv4 ranges of the IANA special-purpose address registry that are not globally reachable
+/// (`address, prefix length`), and the deprecated 6to4 relay anycast. No maintained crate ships
+/// the registries (std's `is_global` is unstable), so the list lives here, with its tests.
+const V4_SPECIAL: &[(u32, u8)] = &[
+    (0x0000_0000, 8),  // 0.0.0.0/8 "this network"
+    (0x0a00_0000, 8),  // 10.0.0.0/8 private
+    (0x6440_0000, 10), // 100.64.0.0/10 shared address space (CGNAT)
+    (0x7f00_0000, 8),  // 127.0.0.0/8 loopback
+    (0xa9fe_0000, 16), // 169.254.0.0/16 link-local
+    (0xac10_0000, 12), // 172.16.0.0/12 private
+    (0xc000_0000, 24), // 192.0.0.0/24 IETF protocol assignments
+    (0xc000_0200, 24), // 192.0.2.0/24 documentation
+    (0xc058_6300, 24), // 192.88.99.0/24 6to4 relay anycast (deprecated)
+    (0xc0a8_0000, 16), // 192.168.0.0/16 private
+    (0xc612_0000, 15), // 198.18.0.0/15 benchmarking
+    (0xc633_6400, 24), // 198.51.100.0/24 documentation
+    (0xcb00_7100, 24), // 203.0.113.0/24 documentation
+    (0xe000_0000, 4),  // 224.0.0.0/4 multicast
+    (0xf000_0000, 4),  // 240.0.0.0/4 reserved, and the broadcast address
+];
+
+/// The same for IPv6. Forms that carry an IPv4 address (mapped, NAT64, 6to4) are judged by it
+/// before this list is consulted.
+const V6_SPECIAL: &[(u128, u8)] = &[
+    (0, 96),                      // ::/96: unspecified, loopback, IPv4-compatible
+    (0x0064_ff9b_0001 << 80, 48), // 64:ff9b:1::/48 local-use NAT64
+    (0x0100 << 112, 64),          // 100::/64 discard-only
+    (0x2001 << 112, 23),          // 2001::/23 IETF protocol assignments (Teredo, ...)
+    (0x2001_0db8 << 96, 32),      // 2001:db8::/32 documentation
+    (0x3fff << 112, 20),          // 3fff::/20 documentation
+    (0x5f00 << 112, 16),          // 5f00::/16 segment routing (SRv6) SIDs
+    (0xfc00 << 112, 7),           // fc00::/7 unique local
+    (0xfe80 << 112, 10),          // fe80::/10 link-local
+    (0xfec0 << 112, 10),          // fec0::/10 site-local (deprecated)
+    (0xff00 << 112, 8),           // ff00::/8 multicast
+];
+
+fn in_v4(ip: u32, (net, len): (u32, u8)) -> bool {
+    len == 0 || (ip ^ net) >> (32 - u32::from(len)) == 0
+}
+
+fn in_v6(ip: u128, (net, len): (u128, u8)) -> bool {
+    len == 0 || (ip ^ net) >> (128 - u32::from(len)) == 0
+}
+
+/// True for addresses on the public internet: none of the special-purpose ranges above, and for
+/// the IPv6 forms that carry an IPv4 address (mapped `::ffff:0:0/96`, NAT64 `64:ff9b::/96`, 6to4
+/// `2002::/16`), an IPv4 address that is public itself.
 pub fn is_public(ip: IpAddr) -> bool {
     match ip {
         IpAddr::V4(v4) => {
-            let o = v4.octets();
-            !(v4.is_loopback()
-                || v4.is_private()
-                || v4.is_link_local()
-                || v4.is_multicast()
-                || v4.is_unspecified()
-                || v4.is_broadcast()
-                || v4.is_documentation()
-                || o[0] == 0
-                || (o[0] == 100 && (o[1] & 0xc0) == 64) // 100.64.0.0/10 CGNAT
-                || (o[0] == 198 && (o[1] & 0xfe) == 18) // 198.18.0.0/15 benchmarking
-                || (o[0] == 192 && o[1] == 0 && o[2] == 0) // 192.0.0.0/24 protocol assignments
-                || o[0] >= 240) // reserved
+            let n = u32::from(v4);
+            !V4_SPECIAL.iter().any(|r| in_v4(n, *r))
         }
         IpAddr::V6(v6) => {
-            if let Some(v4) = v6.to_ipv4_mapped() {
-                return is_public(IpAddr::V4(v4));
+            let n = u128::from(v6);
+            let inner = if let Some(v4) = v6.to_ipv4_mapped() {
+                Some(v4)
+            } else if in_v6(n, (0x0064_ff9b << 96, 96)) {
+                Some(Ipv4Addr::from(n as u32))
+            } else if in_v6(n, (0x2002 << 112, 16)) {
+                Some(Ipv4Addr::from((n >> 80) as u32))
+            } else {
+                None
+            };
+            match inner {
+                Some(v4) => is_public(IpAddr::V4(v4)),
+                None => !V6_SPECIAL.iter().any(|r| in_v6(n, *r)),
             }
-            let s = v6.segments();
-            if s[0] == 0x64 && s[1] == 0xff9b && s[2..6] == [0, 0, 0, 0] {
-                // NAT64: judged by the IPv4 address inside.
-                let o = v6.octets();
-                return is_public(IpAddr::V4(std::net::Ipv4Addr::new(o[12], o[13], o[14], o[15])));
-            }
-            !(v6.is_loopback()
-                || v6.is_unspecified()
-                || v6.is_multicast()
-                || (s[0] & 0xfe00) == 0xfc00 // unique local
-                || (s[0] & 0xffc0) == 0xfe80 // link-local
-                || (s[0] == 0x2001 && s[1] == 0x0db8) // documentation
-                || (s[0..6] == [0, 0, 0, 0, 0, 0])) // IPv4-compatible (deprecated) and friends
         }
     }
 }
@@ -133,10 +165,39 @@ mod tests {
             "::ffff:10.0.0.1",
             "64:ff9b::a00:1",
             "::127.0.0.1",
+            // NAT64 local use, 6to4 around a private IPv4, Teredo, the 6to4 relay anycast.
+            "64:ff9b:1::7f00:1",
+            "64:ff9b:1::808:808",
+            "2002:7f00:1::",
+            "2002:a00:1::1",
+            "2001::1",
+            "2001:0:4136:e378::1",
+            "192.88.99.1",
+            "192.0.0.1",
+            "198.18.0.1",
+            "198.51.100.7",
+            "203.0.113.9",
+            "240.0.0.1",
+            "2001:db8::1",
+            "3fff::1",
+            "100::1",
+            "5f00::1",
+            "fec0::1",
         ] {
             assert!(!is_public(ip.parse().unwrap()), "{ip}");
         }
-        for ip in ["8.8.8.8", "1.1.1.1", "2606:4700:4700::1111", "::ffff:8.8.8.8", "64:ff9b::808:808"] {
+        for ip in [
+            "8.8.8.8",
+            "1.1.1.1",
+            "2606:4700:4700::1111",
+            "::ffff:8.8.8.8",
+            "64:ff9b::808:808",
+            "2002:808:808::1",
+            "2a00:1450:4001::1",
+            "100.128.0.1",
+            "172.32.0.1",
+            "192.0.1.1",
+        ] {
             assert!(is_public(ip.parse().unwrap()), "{ip}");
         }
     }
