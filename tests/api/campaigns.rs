@@ -122,6 +122,30 @@ async fn templates_and_contacts_fill_each_recipient() {
     create(&app, &t.test, json!({"name": "x", "template": "nope", "phones": ["+14155550100"]}))
         .await
         .expect(400, Some("INVALID_TEMPLATE"));
+    // A template that passes a message's length with the shared data alone would skip everyone.
+    app.call(
+        "POST",
+        "/v1/templates",
+        Some(&t.test),
+        Some(json!({"name": "long", "body": "{{x}}".repeat(2_000)})),
+    )
+    .await
+    .expect(201, None);
+    let long = create(
+        &app,
+        &t.test,
+        json!({"name": "x", "template": "long", "data": {"x": "abcdef"}, "phones": ["+14155550100"]}),
+    )
+    .await
+    .expect(400, Some("VALIDATION_ERROR"));
+    assert!(long.body["error"].as_str().unwrap().contains("10000"), "{}", long.body);
+    create(
+        &app,
+        &t.test,
+        json!({"name": "x", "template": "long", "data": {"x": "abcde"}, "phones": ["+14155550100"]}),
+    )
+    .await
+    .expect(201, None);
     create(&app, &t.test, json!({"name": "x", "body": "x", "phones": ["555"]}))
         .await
         .expect(400, Some("INVALID_PHONE_NUMBER"));
@@ -152,7 +176,7 @@ async fn templates_and_contacts_fill_each_recipient() {
         .await
         .expect(409, Some("INVALID_STATUS_TRANSITION"));
     let r = app.call("GET", "/v1/campaigns", Some(&t.test), None).await.expect(200, None);
-    assert_eq!(r.data().as_array().unwrap().len(), 2);
+    assert_eq!(r.data().as_array().unwrap().len(), 3, "two drafts and the long template that fits");
 }
 
 #[actix_web::test]

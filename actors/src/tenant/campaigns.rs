@@ -58,9 +58,17 @@ impl Handler<CreateCampaign> for TenantActor {
                     .map(|id| self.store.templates().get(self.tenant.id, id))
                     .transpose()?
                     .flatten();
-                if by_id.is_none() && self.store.templates().find(self.tenant.id, t)?.is_none() {
-                    return Err(EngineError::InvalidTemplate(t.clone()));
-                }
+                let found = match by_id {
+                    Some(found) => found,
+                    None => self
+                        .store
+                        .templates()
+                        .find(self.tenant.id, t)?
+                        .ok_or_else(|| EngineError::InvalidTemplate(t.clone()))?,
+                };
+                // Too long with the shared data alone (contact attributes only add): every
+                // recipient would be skipped, so refuse the campaign now.
+                super::records::check_fits(&found.body, &n.data)?;
             }
             let c = CampaignRecord {
                 id: pigeon_storage::model::new_id(),

@@ -221,6 +221,28 @@ impl Handler<DeleteContact> for TenantActor {
     }
 }
 
+/// Refuses a template that would pass a message's length with `data` alone, whatever the
+/// recipients' contact attributes add (a missing variable counts as empty here).
+pub(crate) fn check_fits(template: &str, data: &serde_json::Map<String, Value>) -> Result<(), EngineError> {
+    let body =
+        TemplateBody::parse(template).map_err(|e| EngineError::Validation(format!("template: {e}")))?;
+    match body.render(MAX_BODY, |name| Some(data.get(name).map_or(Cow::Borrowed(""), value_text))) {
+        Err(RenderError::TooLong(limit)) => Err(EngineError::Validation(format!(
+            "template: renders to more than {limit} characters with this data; a message holds 1 to {limit}"
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// How a `data` value reads in a text: strings as they are, numbers and booleans as JSON writes
+/// them.
+fn value_text(v: &Value) -> Cow<'_, str> {
+    match v {
+        Value::String(s) => Cow::Borrowed(s.as_str()),
+        v => Cow::Owned(v.to_string()),
+    }
+}
+
 /// Renders a template for a send to `to`: values from `data`, then the contact's attributes.
 /// Returns the text and the template's name.
 pub fn render(
@@ -252,8 +274,7 @@ pub fn render(
     };
     let text = body
         .render(MAX_BODY, |name| match data.get(name) {
-            Some(Value::String(s)) => Some(Cow::Borrowed(s.as_str())),
-            Some(v) => Some(Cow::Owned(v.to_string())),
+            Some(v) => Some(value_text(v)),
             None => contact.as_ref().and_then(|c| c.attributes.get(name)).map(|s| Cow::Borrowed(s.as_str())),
         })
         .map_err(|e| match e {
