@@ -323,13 +323,17 @@ pub async fn list(
         .transpose()
         .map_err(|_| ApiError::Validation("direction: must be outbound or inbound".into()))?;
     let to = f.to;
-    let items = engine.reads(tenant.id).messages(page.after, page.limit + 1, |m| {
+    let (items, stopped_at) = engine.reads(tenant.id).messages(page.after, page.limit + 1, |m| {
         status.is_none_or(|s| m.status == s)
             && direction.is_none_or(|d| m.direction == d)
             && to.as_deref().is_none_or(|t| m.to == t)
-    });
-    let items: Vec<MessageView> = items?.into_iter().map(MessageView::from).collect();
-    Ok(list_page(items, page.limit, |m| m.message_id.parse().unwrap_or_default()))
+    })?;
+    let items: Vec<MessageView> = items.into_iter().map(MessageView::from).collect();
+    match stopped_at {
+        // The read limit cut the scan short: a short page (maybe empty) and where to go on.
+        Some(at) => Ok(HttpResponse::Ok().json(ListBody { data: items, next_cursor: Some(at.to_string()) })),
+        None => Ok(list_page(items, page.limit, |m| m.message_id.parse().unwrap_or_default())),
+    }
 }
 
 /// Cancels a message no phone has taken yet.

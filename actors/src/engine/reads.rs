@@ -28,20 +28,26 @@ impl Engine {
     }
 }
 
+/// Messages a list reads at most per call, whatever its filters: a filter that matches few of a
+/// million messages answers a short page and a cursor instead of walking them all.
+pub const MAX_LIST_READ: usize = 5_000;
+
 impl TenantReads<'_> {
     /// One message.
     pub fn message(&self, id: Ulid) -> Result<MessageRecord, EngineError> {
         self.store.messages().get(self.tenant, id)?.ok_or(EngineError::NotFound(Missing::Message))
     }
 
-    /// Messages in acceptance order after `after`, those `keep` accepts, at most `limit`.
+    /// Messages in acceptance order after `after`, those `keep` accepts, at most `limit`, reading
+    /// at most [`MAX_LIST_READ`] of them; the id is where a scan the read limit cut short stopped
+    /// (see [`pigeon_storage::Messages::page`]).
     pub fn messages(
         &self,
         after: Option<Ulid>,
         limit: usize,
         keep: impl Fn(&MessageRecord) -> bool,
-    ) -> Result<Vec<MessageRecord>, EngineError> {
-        Ok(self.store.messages().page(self.tenant, after, limit, keep)?)
+    ) -> Result<(Vec<MessageRecord>, Option<Ulid>), EngineError> {
+        Ok(self.store.messages().page(self.tenant, after, limit, MAX_LIST_READ, keep)?)
     }
 
     /// One template.

@@ -153,11 +153,21 @@ impl Ticker {
     pub(crate) fn start(lists: Lists) -> std::io::Result<Self> {
         let (stop, rx) = mpsc::channel::<()>();
         let thread = std::thread::Builder::new().name("pigeon-mark".into()).spawn(move || {
+            let mut failing = false;
             loop {
                 let stopping = !matches!(rx.recv_timeout(TICK), Err(mpsc::RecvTimeoutError::Timeout));
-                // The last tick, at close, writes back what changed since the one before.
-                if let Err(e) = lists.tick() {
-                    tracing::error!(error = %e, "cannot write the recovery mark");
+                // The last tick, at close, writes back what changed since the one before. A
+                // failure is logged once, not every second, and its end once.
+                match lists.tick() {
+                    Err(e) if !failing => {
+                        failing = true;
+                        tracing::error!(error = %e, "cannot write back counters and the recovery mark");
+                    }
+                    Ok(()) if failing => {
+                        failing = false;
+                        tracing::info!("writing back counters and the recovery mark again");
+                    }
+                    _ => {}
                 }
                 if stopping {
                     break;

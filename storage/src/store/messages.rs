@@ -143,14 +143,19 @@ impl Messages {
         get_of(&self.messages, "messages", tenant, id)
     }
 
-    /// A tenant's messages in acceptance order after `after`, those `keep` accepts, at most `limit`.
+    /// A tenant's messages in acceptance order after `after`, those `keep` accepts, at most
+    /// `limit`, reading at most `max_read` records. When the read limit stops the scan before
+    /// `limit` were found and before the tenant's last message, the second value is the last id
+    /// read: the caller continues from there (a filter that matches little never walks every
+    /// message in one call).
     pub fn page(
         &self,
         tenant: Ulid,
         after: Option<Ulid>,
         limit: usize,
+        max_read: usize,
         keep: impl Fn(&MessageRecord) -> bool,
-    ) -> Result<Vec<MessageRecord>, StoreError> {
+    ) -> Result<(Vec<MessageRecord>, Option<Ulid>), StoreError> {
         let start = match after {
             Some(a) => Bound::Excluded(tkey(tenant, &a.to_bytes())),
             None => Bound::Included(tkey(tenant, &[])),
@@ -160,16 +165,21 @@ impl Messages {
             None => Bound::Unbounded,
         };
         let mut out = Vec::new();
-        for kv in self.messages.range::<Vec<u8>, _>((start, end)) {
+        let mut records = self.messages.range::<Vec<u8>, _>((start, end));
+        let mut last_read = None;
+        for _ in 0..max_read {
+            let Some(kv) = records.next() else { return Ok((out, None)) };
             let m: MessageRecord = decode("messages", &kv?.1)?;
+            last_read = Some(m.id);
             if keep(&m) {
                 out.push(m);
                 if out.len() >= limit {
-                    break;
+                    return Ok((out, None));
                 }
             }
         }
-        Ok(out)
+        // Stopped by the read limit: say where, unless nothing is left anyway.
+        Ok((out, if records.next().is_some() { last_read } else { None }))
     }
 
     /// Every message still owed by a phone (or a test completion), phone by phone, oldest first.

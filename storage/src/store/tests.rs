@@ -91,6 +91,23 @@ fn message(tenant: Ulid, phone: Option<Ulid>) -> MessageRecord {
     }
 }
 
+/// A `message.delivered` delivery to `webhook`, with no attempt yet.
+fn delivery(tenant: Ulid, webhook: Ulid, id: Ulid, state: DeliveryState) -> DeliveryRecord {
+    DeliveryRecord {
+        id,
+        tenant_id: tenant,
+        webhook_id: webhook,
+        event_id: new_id(),
+        event: "message.delivered".into(),
+        payload: "{}".into(),
+        state,
+        cycle: 0,
+        attempts: vec![],
+        next_attempt_at: None,
+        created_at: crate::ts::truncate(Utc::now()),
+    }
+}
+
 #[tokio::test]
 async fn the_pending_index_follows_message_status_across_reopen() {
     let dir = tempfile::tempdir().unwrap();
@@ -191,19 +208,7 @@ async fn retention_deletes_only_what_is_final_and_old_and_keeps_campaign_counts(
         s.accept_message(m, None, None).unwrap();
     }
     s.campaigns().link_message(t, campaign, old_done.id).unwrap();
-    let delivery = |id: Ulid, state: DeliveryState| DeliveryRecord {
-        id,
-        tenant_id: t,
-        webhook_id: webhook,
-        event_id: new_id(),
-        event: "message.delivered".into(),
-        payload: "{}".into(),
-        state,
-        cycle: 0,
-        attempts: vec![],
-        next_attempt_at: None,
-        created_at: crate::ts::truncate(Utc::now()),
-    };
+    let delivery = |id: Ulid, state: DeliveryState| delivery(t, webhook, id, state);
     let (settled, pending) = (Ulid::from_parts(1, 1), Ulid::from_parts(1, 2));
     s.webhooks().put_delivery(&delivery(settled, DeliveryState::Succeeded)).unwrap();
     s.webhooks().put_delivery(&delivery(pending, DeliveryState::Pending)).unwrap();
@@ -273,19 +278,7 @@ async fn young_work_is_listed_again_after_a_stop() {
     let dir = tempfile::tempdir().unwrap();
     let (t, p, w) = (new_id(), new_id(), new_id());
     let queued = message(t, Some(p));
-    let delivery = |id, state| DeliveryRecord {
-        id,
-        tenant_id: t,
-        webhook_id: w,
-        event_id: new_id(),
-        event: "message.delivered".into(),
-        payload: "{}".into(),
-        state,
-        cycle: 0,
-        attempts: vec![],
-        next_attempt_at: None,
-        created_at: crate::ts::truncate(Utc::now()),
-    };
+    let delivery = |id: Ulid, state: DeliveryState| delivery(t, w, id, state);
     let (owed, settled) = (new_id(), new_id());
     {
         let s = Store::open(dir.path()).unwrap();
@@ -315,4 +308,35 @@ async fn young_work_is_listed_again_after_a_stop() {
     );
     let due = s.webhooks().due().unwrap();
     assert_eq!(due.iter().map(|d| (d.webhook_id, d.delivery_id)).collect::<Vec<_>>(), vec![(w, owed)]);
+}
+
+#[tokio::test]
+async fn a_filtered_page_reads_a_bounded_number_of_messages_and_says_where_it_stopped() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Store::open(dir.path()).unwrap();
+    let t = new_id();
+    let mut ids = Vec::new();
+    for i in 0..10u64 {
+        let mut m = message(t, None);
+        m.id = Ulid::from_parts(1_000 + i, 0);
+        m.body = if i == 8 { "match".into() } else { "other".into() };
+        s.accept_message(&m, None, None).unwrap();
+        ids.push(m.id);
+    }
+    let is_match = |m: &MessageRecord| m.body == "match";
+    // Four read, none matched: an empty page and the last id read.
+    let (found, stopped) = s.messages().page(t, None, 2, 4, is_match).unwrap();
+    assert!(found.is_empty());
+    assert_eq!(stopped, Some(ids[3]));
+    // Going on from there finds the match, then reads to the end: no cursor.
+    let (found, stopped) = s.messages().page(t, stopped, 2, 4, is_match).unwrap();
+    assert!(found.is_empty() && stopped == Some(ids[7]));
+    let (found, stopped) = s.messages().page(t, stopped, 2, 4, is_match).unwrap();
+    assert_eq!((found.iter().map(|m| m.id).collect::<Vec<_>>(), stopped), (vec![ids[8]], None));
+    // A page that fills up stops early and needs no cursor of its own.
+    let (found, stopped) = s.messages().page(t, None, 3, 100, |_| true).unwrap();
+    assert_eq!((found.len(), stopped), (3, None));
+    // Reading exactly to the last message is not "cut short".
+    let (found, stopped) = s.messages().page(t, Some(ids[5]), 10, 4, |_| true).unwrap();
+    assert_eq!((found.len(), stopped), (4, None));
 }
