@@ -16,7 +16,7 @@ PIGEON_ADMIN_TOKEN=bench PIGEON_LOG=warn PIGEON_WEBHOOK_ALLOW_PRIVATE=true \
 pid=$!
 trap 'kill $pid 2>/dev/null; rm -rf "$dir"' EXIT
 sleep 1.5
-"$bin" loadtest --url "http://127.0.0.1:$port" --admin-token bench --messages "$n" --duration 30m \
+"$bin" loadtest --url "http://127.0.0.1:$port" --admin-token bench --messages "$n" --warmup 0s --duration 30m \
   --rate "$rate" --quiet | grep -E "accepted|lost|store"
 curl -s "127.0.0.1:$port/metrics" | grep -E "^pigeon_store_(size_bytes|writes_total)"
 kill $pid; wait $pid 2>/dev/null || true
