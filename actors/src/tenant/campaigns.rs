@@ -53,19 +53,7 @@ impl Handler<CreateCampaign> for TenantActor {
                 }
             }
             if let Some(t) = &n.template {
-                let by_id = Ulid::from_string(t)
-                    .ok()
-                    .map(|id| self.store.templates().get(self.tenant.id, id))
-                    .transpose()?
-                    .flatten();
-                let found = match by_id {
-                    Some(found) => found,
-                    None => self
-                        .store
-                        .templates()
-                        .find(self.tenant.id, t)?
-                        .ok_or_else(|| EngineError::InvalidTemplate(t.clone()))?,
-                };
+                let found = super::records::find_template(&self.store, self.tenant.id, t)?;
                 // Too long with the shared data alone (contact attributes only add): every
                 // recipient would be skipped, so refuse the campaign now.
                 super::records::check_fits(&found.body, &n.data)?;

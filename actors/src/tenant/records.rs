@@ -221,6 +221,23 @@ impl Handler<DeleteContact> for TenantActor {
     }
 }
 
+/// A tenant's template by id or, failing that, by name; `INVALID_TEMPLATE` when neither names one.
+pub(crate) fn find_template(
+    store: &Store,
+    tenant: Ulid,
+    template: &str,
+) -> Result<TemplateRecord, EngineError> {
+    let by_id =
+        Ulid::from_string(template).ok().map(|id| store.templates().get(tenant, id)).transpose()?.flatten();
+    match by_id {
+        Some(t) => Ok(t),
+        None => store
+            .templates()
+            .find(tenant, template)?
+            .ok_or_else(|| EngineError::InvalidTemplate(template.to_owned())),
+    }
+}
+
 /// Refuses a template that would pass a message's length with `data` alone, whatever the
 /// recipients' contact attributes add (a missing variable counts as empty here).
 pub(crate) fn check_fits(template: &str, data: &serde_json::Map<String, Value>) -> Result<(), EngineError> {
@@ -252,15 +269,7 @@ pub fn render(
     data: &serde_json::Map<String, Value>,
     to: &PhoneNumber,
 ) -> Result<(String, String), EngineError> {
-    let by_id =
-        Ulid::from_string(template).ok().map(|id| store.templates().get(tenant, id)).transpose()?.flatten();
-    let t = match by_id {
-        Some(t) => t,
-        None => store
-            .templates()
-            .find(tenant, template)?
-            .ok_or_else(|| EngineError::InvalidTemplate(template.to_owned()))?,
-    };
+    let t = find_template(store, tenant, template)?;
     let body = TemplateBody::parse(&t.body).map_err(|e| EngineError::Validation(format!("template: {e}")))?;
     for (k, v) in data {
         if matches!(v, Value::Null | Value::Array(_) | Value::Object(_)) {

@@ -49,10 +49,7 @@ pub struct Messages {
 /// The `pending` key of a message: its phone (nil for test messages) then its id, so each phone's
 /// work is one range in acceptance order.
 pub(super) fn pending_key(phone: Option<Ulid>, id: Ulid) -> [u8; 32] {
-    let mut k = [0u8; 32];
-    k[..16].copy_from_slice(&phone.unwrap_or(Ulid::nil()).to_bytes());
-    k[16..].copy_from_slice(&id.to_bytes());
-    k
+    super::worklist::key(phone.unwrap_or(Ulid::nil()), id)
 }
 
 /// The `schedule` key of a held message: release time (ms, big-endian), tenant, id, so the tree

@@ -235,9 +235,7 @@ impl Store {
         recipient: Option<(&str, &crate::model::RecipientRecord)>,
         idempotency: Option<(&str, &crate::model::IdempotencyRecord)>,
     ) -> Result<(), StoreError> {
-        for (name, value) in &m.tally {
-            self.inner.tenants.set_counter(m.tenant_id, name, *value);
-        }
+        self.inner.tenants.set_counters(m.tenant_id, &m.tally);
         self.inner.messages.accept(m, recipient, idempotency)
     }
 

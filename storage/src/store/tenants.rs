@@ -120,6 +120,14 @@ impl Tenants {
 
     /// Sets a counter; it is written back within a second (see the module docs).
     pub fn set_counter(&self, tenant: Ulid, name: &str, value: u64) {
-        self.counters.unwritten.lock().unwrap().insert(tkey(tenant, name.as_bytes()), value);
+        self.set_counters(tenant, &[(name, value)]);
+    }
+
+    /// Sets several counters at once (a message's tally), under one lock.
+    pub(crate) fn set_counters<S: AsRef<str>>(&self, tenant: Ulid, values: &[(S, u64)]) {
+        let mut unwritten = self.counters.unwritten.lock().unwrap();
+        for (name, value) in values {
+            unwritten.insert(tkey(tenant, name.as_ref().as_bytes()), *value);
+        }
     }
 }

@@ -32,10 +32,7 @@ pub struct Webhooks {
 
 /// The `due` key of a delivery.
 pub(super) fn due_key(webhook: Ulid, id: Ulid) -> [u8; 32] {
-    let mut k = [0u8; 32];
-    k[..16].copy_from_slice(&webhook.to_bytes());
-    k[16..].copy_from_slice(&id.to_bytes());
-    k
+    super::worklist::key(webhook, id)
 }
 
 fn delivery_key(tenant: Ulid, webhook: Ulid, id: Ulid) -> Vec<u8> {

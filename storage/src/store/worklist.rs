@@ -27,6 +27,14 @@ const MOVE_CHUNK: usize = 128;
 /// A key of a work list.
 pub(crate) type Key = [u8; 32];
 
+/// The key `group ++ id`.
+pub(crate) fn key(group: Ulid, id: Ulid) -> Key {
+    let mut k = [0u8; 32];
+    k[..16].copy_from_slice(&group.to_bytes());
+    k[16..].copy_from_slice(&id.to_bytes());
+    k
+}
+
 /// A work list: a tree for entries older than [`YOUNG_MS`], memory for the others.
 pub(crate) struct WorkList {
     tree: Tree,
@@ -141,13 +149,6 @@ mod tests {
     use super::*;
     use std::sync::atomic::AtomicU64;
     use std::sync::Arc;
-
-    fn key(group: Ulid, id: Ulid) -> Key {
-        let mut k = [0u8; 32];
-        k[..16].copy_from_slice(&group.to_bytes());
-        k[16..].copy_from_slice(&id.to_bytes());
-        k
-    }
 
     #[test]
     fn young_entries_stay_in_memory_until_they_are_old_and_settling_them_writes_nothing() {
