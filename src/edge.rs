@@ -53,7 +53,9 @@ pub async fn edge(
     metrics::histogram!("pigeon_http_request_duration_seconds", "method" => m, "route" => route).record(secs);
     let ms = secs * 1000.0;
     span.in_scope(|| {
-        if status >= 500 {
+        // 503s are states the node tells clients of (no phone, a full disk: logged once where
+        // they start), not failures of this request.
+        if status >= 500 && status != 503 {
             tracing::warn!(status, ms, "answered");
         } else {
             tracing::info!(status, ms, "answered");

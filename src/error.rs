@@ -6,6 +6,10 @@ use actix_web::{HttpResponse, ResponseError};
 use pigeon_actors::{EngineError, FailureCode, Missing};
 use serde::Serialize;
 
+/// Seconds a client is asked to wait when the store cannot write: about how long the node takes
+/// to notice that the disk has room again and restart.
+pub const STORAGE_RETRY_AFTER: u64 = 30;
+
 /// An answer that is not a success.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ApiError {
@@ -73,6 +77,8 @@ pub enum ApiError {
     InvalidTransition(String),
     /// 503: the server is not ready (starting or stopping).
     NotReady,
+    /// 503: the store cannot write (a full or failing disk); reads still answer.
+    StorageUnavailable,
     /// 500: a bug or an I/O failure; details are logged, not shown.
     Internal,
 }
@@ -106,6 +112,7 @@ impl ApiError {
             RequestTimeout => "REQUEST_TIMEOUT",
             MethodNotAllowed => "METHOD_NOT_ALLOWED",
             NotReady => "NOT_READY",
+            StorageUnavailable => "STORAGE_UNAVAILABLE",
             InvalidTransition(_) => "INVALID_STATUS_TRANSITION",
             IdempotencyKeyReused => "IDEMPOTENCY_KEY_REUSED",
             DuplicateTemplate(_) => "DUPLICATE_TEMPLATE",
@@ -152,6 +159,10 @@ impl ApiError {
             ),
             MethodNotAllowed => "This method is not allowed on this path.".into(),
             NotReady => "The server is not ready.".into(),
+            StorageUnavailable => format!(
+                "The server cannot store anything right now (its disk is full or failing); nothing was \
+                 changed. Retry in {STORAGE_RETRY_AFTER} s."
+            ),
             IdempotencyKeyReused => {
                 "This Idempotency-Key was used in the last 24 hours for a different request.".into()
             }
@@ -179,6 +190,7 @@ impl ApiError {
             ApiError::RateLimitExceeded { retry_after }
             | ApiError::QuotaExceeded { retry_after }
             | ApiError::NewContactLimit { retry_after } => Some((*retry_after).max(1)),
+            ApiError::StorageUnavailable => Some(STORAGE_RETRY_AFTER),
             _ => None,
         }
     }
@@ -209,7 +221,9 @@ impl ResponseError for ApiError {
             | InvalidTemplate(_)
             | MissingTemplateVar(_)
             | RecipientOptedOut => StatusCode::BAD_REQUEST,
-            NoPhoneAvailable | DetectionUnavailable | NotReady => StatusCode::SERVICE_UNAVAILABLE,
+            NoPhoneAvailable | DetectionUnavailable | NotReady | StorageUnavailable => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             DeliveryFailed | Internal => StatusCode::INTERNAL_SERVER_ERROR,
             RateLimitExceeded { .. } | QuotaExceeded { .. } | NewContactLimit { .. } => {
                 StatusCode::TOO_MANY_REQUESTS
@@ -266,6 +280,7 @@ impl From<EngineError> for ApiError {
             EngineError::NotFound(Missing::Campaign) => ApiError::CampaignNotFound,
             EngineError::NotFound(what) => ApiError::NotFound(format!("No such {}.", what.noun())),
             EngineError::Unavailable => ApiError::NotReady,
+            EngineError::Store(e) if e.is_unavailable() => ApiError::StorageUnavailable,
             EngineError::Store(e) => {
                 tracing::error!(error = %e, "store failure");
                 ApiError::Internal
@@ -307,6 +322,12 @@ mod tests {
             assert_eq!(e.code(), code);
             let res = e.error_response();
             assert_eq!(res.headers().contains_key(header::RETRY_AFTER), status == 429, "{code}");
+        }
+        let full = ApiError::StorageUnavailable.error_response();
+        assert_eq!(full.status(), 503);
+        assert_eq!(full.headers().get(header::RETRY_AFTER).unwrap(), "30");
+        for e in [ApiError::NoPhoneAvailable, ApiError::NotReady] {
+            assert!(!e.error_response().headers().contains_key(header::RETRY_AFTER));
         }
     }
 }

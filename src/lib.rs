@@ -6,6 +6,7 @@ pub mod config;
 pub mod edge;
 pub mod error;
 pub mod extract;
+pub mod restart;
 pub mod routes;
 pub mod startup;
 pub mod telemetry;

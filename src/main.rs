@@ -16,6 +16,15 @@ use pigeon_actors::Demo;
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// `println!` that survives a closed stdout: a node restarted after a full disk prints its
+/// banner again, and whoever read the first one may be gone.
+macro_rules! say {
+    ($($t:tt)*) => {{
+        use std::io::Write;
+        let _ = writeln!(std::io::stdout(), $($t)*);
+    }};
+}
+
 #[derive(Parser)]
 #[command(name = "pigeon", version, about = "Multi-tenant messaging API and routing engine")]
 struct Cli {
@@ -141,8 +150,11 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
     if let Err(e) = rustix::thread::disable_transparent_huge_pages(true) {
         tracing::warn!(error = %e, "cannot turn off transparent huge pages");
     }
-    let listener =
-        TcpListener::bind(args.addr).map_err(|e| format!("cannot listen on {}: {e}", args.addr))?;
+    let listener = match pigeon::restart::inherited_listener() {
+        Some(l) => l,
+        None => TcpListener::bind(args.addr).map_err(|e| format!("cannot listen on {}: {e}", args.addr))?,
+    };
+    let restart_fd = listener.try_clone()?;
     let addr = listener.local_addr()?;
     let settings = Settings {
         data_dir: args.data_dir,
@@ -155,30 +167,29 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
         retention: args.retention,
     };
     let app = Application::build(settings, listener, SystemClock::shared()).await?;
+    pigeon::restart::watch(app.engine().store_health(), restart_fd)?;
     if let Some(token) = app.generated_admin_token() {
         // Printed, never logged: the store keeps only its hash, so this is the one chance to copy it.
-        println!("Operator token (shown once; only its hash is stored): {token}");
+        say!("Operator token (shown once; only its hash is stored): {token}");
     }
     match app.demo() {
         Some(Demo::Created { tenant, phones }) => {
             let (id, live, test) = (&tenant.tenant.id, &tenant.live.key, &tenant.test.key);
-            println!("Demo tenant \"demo\" ({id}), scale plan, sim phones {}.", phones.join(" and "));
-            println!("  live key: {live}");
-            println!("  test key: {test}");
-            println!("Send a text (GET it a moment later to see it delivered):");
-            println!(
+            say!("Demo tenant \"demo\" ({id}), scale plan, sim phones {}.", phones.join(" and "));
+            say!("  live key: {live}");
+            say!("  test key: {test}");
+            say!("Send a text (GET it a moment later to see it delivered):");
+            say!(
                 "  curl -s http://{addr}/v1/messages -H 'Authorization: Bearer {live}' \\\n    -H 'Content-Type: application/json' -d '{{\"to\": \"+14155550100\", \"body\": \"Hello from pigeon\"}}'"
             );
-            println!("  curl -s http://{addr}/v1/messages/<message_id> -H 'Authorization: Bearer {live}'");
+            say!("  curl -s http://{addr}/v1/messages/<message_id> -H 'Authorization: Bearer {live}'");
         }
         Some(Demo::Existing(id)) => {
-            println!(
-                "Demo tenant exists ({id}); its keys were shown when it was made (only hashes are kept)."
-            );
+            say!("Demo tenant exists ({id}); its keys were shown when it was made (only hashes are kept).");
         }
         None => {}
     }
-    println!("pigeon listening on http://{addr}");
+    say!("pigeon listening on http://{addr}");
     tracing::info!(%addr, "listening");
     app.run_until_stopped().await?;
     Ok(())

@@ -125,3 +125,20 @@ impl From<actix::MailboxError> for EngineError {
         EngineError::Unavailable
     }
 }
+
+/// A failure that may be a full or failing disk (see `pigeon_storage::Writable`).
+pub(crate) trait MaybeUnavailable: std::fmt::Display {
+    fn is_unavailable(&self) -> bool;
+}
+
+impl MaybeUnavailable for StoreError {
+    fn is_unavailable(&self) -> bool {
+        StoreError::is_unavailable(self)
+    }
+}
+
+impl MaybeUnavailable for EngineError {
+    fn is_unavailable(&self) -> bool {
+        matches!(self, EngineError::Store(e) if e.is_unavailable())
+    }
+}

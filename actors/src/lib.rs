@@ -7,6 +7,20 @@
 //! `registry` → the leaves (`clock`, `credentials`, `domain`, `durable`, `error`, `failure`,
 //! `quiet`, `zones`). A tidy test holds this (no import circle between modules).
 
+/// Logs a failed store write with its fields: at error level, or at debug level when the disk is
+/// full or failing, which the store has already said once (one line per message would flood
+/// the log while every write fails).
+macro_rules! log_store_failure {
+    ($e:expr, $($rest:tt)+) => {{
+        let e = &$e;
+        if crate::error::MaybeUnavailable::is_unavailable(e) {
+            tracing::debug!(error = %e, $($rest)+)
+        } else {
+            tracing::error!(error = %e, $($rest)+)
+        }
+    }};
+}
+
 pub mod clock;
 pub mod credentials;
 pub mod domain;

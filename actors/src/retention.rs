@@ -70,7 +70,7 @@ impl Sweeper {
             }
             Ok(false) => self.running = false,
             Err(e) => {
-                tracing::error!(error = %e, "retention sweep failed; trying again at the next pass");
+                log_store_failure!(e, "retention sweep failed; trying again at the next pass");
                 self.running = false;
             }
         }

@@ -23,14 +23,18 @@ pub async fn healthz() -> HttpResponse {
     reply(StatusCode::OK, Status { status: "ok" })
 }
 
-/// The store answers and the engine runs: traffic can be sent here.
+/// The store answers reads and takes writes, and the engine runs: traffic can be sent here.
+/// 503 `STORAGE_UNAVAILABLE` while writes fail (a full disk), `NOT_READY` when the store does
+/// not answer at all.
 #[utoipa::path(get, path = "/readyz", tag = "operations",
     responses((status = 200, body = DataBody<Status>), (status = 503, body = ErrorBody)))]
 pub async fn readyz(engine: web::Data<Engine>) -> Result<HttpResponse, ApiError> {
-    if engine.is_healthy() {
-        Ok(reply(StatusCode::OK, Status { status: "ready" }))
-    } else {
+    if !engine.is_healthy() {
         Err(ApiError::NotReady)
+    } else if engine.store_writable() != pigeon_actors::storage::Writable::Yes {
+        Err(ApiError::StorageUnavailable)
+    } else {
+        Ok(reply(StatusCode::OK, Status { status: "ready" }))
     }
 }
 

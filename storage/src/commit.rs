@@ -8,6 +8,7 @@ use std::sync::{mpsc, Arc};
 
 use tokio::sync::oneshot;
 
+use crate::health::Health;
 use crate::StoreError;
 
 type Waiter = oneshot::Sender<Result<(), String>>;
@@ -59,8 +60,9 @@ fn sync_log(log: &std::fs::File) -> Result<(), String> {
 }
 
 impl Committer {
-    /// Starts the committer over `db`, whose log file is `log` (`<dir>/db`).
-    pub(crate) fn start(db: sled::Db, log: std::fs::File) -> std::io::Result<Self> {
+    /// Starts the committer over `db`, whose log file is `log` (`<dir>/db`); a failed flush
+    /// tells `health`.
+    pub(crate) fn start(db: sled::Db, log: std::fs::File, health: Arc<Health>) -> std::io::Result<Self> {
         let (tx, rx) = mpsc::channel::<Waiter>();
         let counters = Arc::new(Counters::default());
         let c = counters.clone();
@@ -80,7 +82,7 @@ impl Committer {
                 let res = db.flush().map_err(|e| e.to_string()).and_then(|_| sync_log(&log));
                 let took = started.elapsed();
                 if let Err(e) = &res {
-                    tracing::error!(error = %e, "group commit flush failed");
+                    health.fail(e);
                 }
                 c.flush_micros.fetch_add(took.as_micros() as u64, Ordering::Relaxed);
                 if took > SLOW_FLUSH {

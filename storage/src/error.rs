@@ -25,6 +25,14 @@ pub enum StoreError {
     Closed,
 }
 
+impl StoreError {
+    /// True for the failures of a disk that is full or failing: the request may succeed later,
+    /// so it is answered 503 with `Retry-After`, not 500.
+    pub fn is_unavailable(&self) -> bool {
+        matches!(self, StoreError::Sled(sled::Error::Io(_)) | StoreError::Flush(_))
+    }
+}
+
 impl From<sled::transaction::TransactionError<StoreError>> for StoreError {
     fn from(e: sled::transaction::TransactionError<StoreError>) -> Self {
         match e {

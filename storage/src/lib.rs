@@ -13,6 +13,7 @@
 mod commit;
 mod compact;
 mod error;
+mod health;
 pub mod model;
 mod store;
 pub mod ts;
@@ -20,6 +21,7 @@ pub mod ts;
 pub use commit::CommitStats;
 pub use compact::{compact, Compacted};
 pub use error::StoreError;
+pub use health::{StoreHealth, Writable, FREE_TO_REOPEN};
 pub use store::{
     id_bound, Campaigns, Contacts, Cursor, DueDelivery, HeldMessage, Indexed, KeyLocation, Keys, Messages,
     Meta, Numbers, PendingWork, PhoneLocation, Phones, Store, Templates, Tenants, Unique, Webhooks,

@@ -344,14 +344,18 @@ pub fn spawn_binary_with(dir: &Path, admin: Option<&str>, log_file: &Path, env: 
     if !env.iter().any(|(k, _)| *k == "PIGEON_ADDR") {
         cmd.args(["--addr", "127.0.0.1:0"]);
     }
-    cmd.env("PIGEON_DATA_DIR", dir)
-        .env("PIGEON_LOG", "debug")
-        .env_remove("PIGEON_ADMIN_TOKEN")
-        .stderr(std::fs::OpenOptions::new().create(true).append(true).open(log_file).unwrap());
+    cmd.env("PIGEON_DATA_DIR", dir).env("PIGEON_LOG", "debug").env_remove("PIGEON_ADMIN_TOKEN");
     if let Some(a) = admin {
         cmd.env("PIGEON_ADMIN_TOKEN", a);
     }
     cmd.envs(env.iter().copied());
+    spawn_command(cmd, log_file)
+}
+
+/// Runs a command that ends in `pigeon serve` (a wrapper that sets up its disk, say), its
+/// stderr appended to `log_file`.
+pub fn spawn_command(mut cmd: Command, log_file: &Path) -> Binary {
+    cmd.stderr(std::fs::OpenOptions::new().create(true).append(true).open(log_file).unwrap());
     let s = pigeon_loadtest::server::spawn_listening(cmd).expect("pigeon starts and prints its address");
     Binary { api: Api::new(s.url), child: s.child, stdout: s.stdout }
 }

@@ -8,6 +8,7 @@ mod auth;
 mod campaigns;
 mod crash;
 mod detect;
+mod disk;
 mod envelope;
 mod keys;
 mod limits;

@@ -214,6 +214,17 @@ impl Engine {
         self.inner.store.is_healthy()
     }
 
+    /// Whether the store can write (`/readyz`, and the server's restart once a full disk has
+    /// room again).
+    pub fn store_writable(&self) -> crate::storage::Writable {
+        self.inner.store.writable()
+    }
+
+    /// A handle on the same answer that keeps neither the engine nor the store alive.
+    pub fn store_health(&self) -> crate::storage::StoreHealth {
+        self.inner.store.health()
+    }
+
     /// Writes made through the store since it opened (`/metrics`).
     pub fn store_writes(&self) -> u64 {
         self.inner.store.writes()

@@ -133,7 +133,7 @@ impl PhoneActor {
     /// Writes a message's new state, with the webhook deliveries a final state makes.
     fn save(&self, m: &MessageRecord) {
         if let Err(e) = crate::webhook::write_with_events(&self.store, &self.subs, m, self.clock.now()) {
-            tracing::error!(error = %e, message_id = %m.id, "cannot write message");
+            log_store_failure!(e, message_id = %m.id, "cannot write message");
         }
     }
 

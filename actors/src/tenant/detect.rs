@@ -71,7 +71,7 @@ impl Handler<DetectNumber> for TenantActor {
             let checked_at = clock.now();
             let rec = pigeon_storage::model::DetectionRecord { imessage, checked_at };
             if let Err(e) = store.numbers().put_detection(tenant, &phone, &rec) {
-                tracing::warn!(error = %e, "cannot cache a detection");
+                log_store_failure!(e, "cannot cache a detection");
             }
             Ok(Detection { phone, imessage, checked_at, cached: false })
         })

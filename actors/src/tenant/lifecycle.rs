@@ -45,7 +45,7 @@ impl Handler<Release> for TenantActor {
             }
         };
         if let Err(e) = res {
-            tracing::error!(error = %e, message_id = %m.id, "cannot release a held message");
+            log_store_failure!(e, message_id = %m.id, "cannot release a held message");
         }
     }
 }
@@ -84,7 +84,7 @@ impl Handler<CompleteTest> for TenantActor {
             });
         }
         if let Err(e) = webhook::write_with_events(&self.store, &self.subs, &m, now) {
-            tracing::error!(error = %e, message_id = %m.id, "cannot complete test message");
+            log_store_failure!(e, message_id = %m.id, "cannot complete test message");
         }
     }
 }

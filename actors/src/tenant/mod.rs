@@ -144,7 +144,7 @@ impl TenantActor {
         for k in self.keys.values_mut().filter(|k| k.dirty) {
             match self.store.keys().put(&k.rec) {
                 Ok(()) => k.dirty = false,
-                Err(e) => tracing::warn!(error = %e, key_id = %k.rec.id, "cannot persist last_used_at"),
+                Err(e) => log_store_failure!(e, key_id = %k.rec.id, "cannot persist last_used_at"),
             }
         }
     }

@@ -36,7 +36,7 @@ impl CampaignRunner {
 
     fn save(&self) {
         if let Err(e) = self.store.campaigns().put(&self.c) {
-            tracing::error!(error = %e, campaign_id = %self.c.id, "cannot record campaign progress");
+            log_store_failure!(e, campaign_id = %self.c.id, "cannot record campaign progress");
         }
     }
 

@@ -177,7 +177,7 @@ impl WebhookActor {
             d.next_attempt_at = None;
         }
         if let Err(e) = self.store.webhooks().put_delivery(&d) {
-            tracing::error!(error = %e, delivery_id = %id, "cannot record a webhook attempt");
+            log_store_failure!(e, delivery_id = %id, "cannot record a webhook attempt");
         }
     }
 }

@@ -67,7 +67,7 @@ impl Subscribers {
             };
             match store.webhooks().put_delivery(&d) {
                 Ok(()) => out.push((addr.clone(), d.id)),
-                Err(e) => tracing::error!(error = %e, "cannot write a webhook delivery"),
+                Err(e) => log_store_failure!(e, "cannot write a webhook delivery"),
             }
         }
         Outbox(out)

@@ -26,6 +26,7 @@ use super::tree::Tree;
 use super::webhooks::due_key;
 use super::worklist::{now_ms, WorkList};
 use super::{decode, messages::pending_key};
+use crate::health::Health;
 use crate::model::{DeliveryRecord, DeliveryState, MessageRecord};
 use crate::StoreError;
 
@@ -35,6 +36,9 @@ pub(crate) const MARGIN_MS: u64 = 5_000;
 
 /// How often the ticker runs.
 const TICK: Duration = Duration::from_secs(1);
+
+/// While the store cannot write, the disk is probed every this many ticks.
+const PROBE_EVERY: u64 = 3;
 
 /// The `meta` key of the mark (milliseconds since the epoch, big-endian).
 const MARK: &[u8] = b"recover_from_ms";
@@ -150,12 +154,25 @@ pub(crate) struct Ticker {
 }
 
 impl Ticker {
-    pub(crate) fn start(lists: Lists) -> std::io::Result<Self> {
+    /// Starts the ticker. While the store cannot write (`health`), it writes nothing and probes
+    /// the disk every [`PROBE_EVERY`] ticks instead.
+    pub(crate) fn start(lists: Lists, health: Arc<Health>) -> std::io::Result<Self> {
         let (stop, rx) = mpsc::channel::<()>();
         let thread = std::thread::Builder::new().name("pigeon-mark".into()).spawn(move || {
             let mut failing = false;
+            let mut ticks = 0u64;
             loop {
                 let stopping = !matches!(rx.recv_timeout(TICK), Err(mpsc::RecvTimeoutError::Timeout));
+                ticks += 1;
+                if health.is_failed() {
+                    if ticks % PROBE_EVERY == 0 {
+                        health.probe();
+                    }
+                    if stopping {
+                        break;
+                    }
+                    continue;
+                }
                 // The last tick, at close, writes back what changed since the one before. A
                 // failure is logged once, not every second, and its end once.
                 match lists.tick() {
@@ -203,7 +220,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let db = sled::open(dir.path()).unwrap();
         let writes = Arc::default();
-        let tree = super::super::tree::Opener { db: &db, writes: &writes }.tree("t").unwrap();
+        let health = Arc::new(Health::new(dir.path().to_owned()));
+        let tree =
+            super::super::tree::Opener { db: &db, writes: &writes, health: &health }.tree("t").unwrap();
         for (g, id) in [(1u8, 1u8), (1, 5), (2, 2), (2, 9), (0xff, 7)] {
             let mut k = vec![g; 16];
             k.extend_from_slice(&[id; 16]);

@@ -28,6 +28,7 @@ use std::sync::Arc;
 use ulid::Ulid;
 
 use crate::commit::{CommitStats, Committer};
+use crate::health::{Health, StoreHealth, Writable};
 use crate::StoreError;
 use codec::Codec;
 
@@ -52,6 +53,8 @@ struct Inner {
     db: sled::Db,
     /// Writes made through the store's trees (see `tree.rs`).
     writes: Arc<std::sync::atomic::AtomicU64>,
+    /// Whether writes succeed (see `health.rs`).
+    health: Arc<Health>,
     meta: Meta,
     tenants: Tenants,
     keys: Keys,
@@ -85,6 +88,7 @@ impl Store {
     /// memory: reads of recent records (a message's phone and webhook steps) hit it, older ones
     /// go to disk.
     pub fn open_with_cache(dir: &Path, cache_mb: u64) -> Result<Self, StoreError> {
+        wait_for_lock(dir);
         let db = sled::Config::new()
             .path(dir)
             .cache_capacity(cache_mb.max(1) * 1024 * 1024)
@@ -93,10 +97,11 @@ impl Store {
         // sled's log; the committer syncs it after every flush (see `commit.rs`).
         let log = std::fs::File::open(dir.join("db"))
             .map_err(|e| StoreError::Flush(format!("cannot open the store's log for syncing: {e}")))?;
-        let committer = Committer::start(db.clone(), log)
+        let health = Arc::new(Health::new(dir.to_owned()));
+        let committer = Committer::start(db.clone(), log, health.clone())
             .map_err(|e| StoreError::Flush(format!("cannot start committer: {e}")))?;
         let writes = Arc::default();
-        let trees = tree::Opener { db: &db, writes: &writes };
+        let trees = tree::Opener { db: &db, writes: &writes, health: &health };
         let meta = Meta::open(&trees)?;
         let tenants = Tenants::open(&trees)?;
         let messages = Messages::open(&trees)?;
@@ -114,7 +119,7 @@ impl Store {
         if listed > 0 {
             tracing::info!(listed, "listed again the work of records made just before the stop");
         }
-        let ticker = mark::Ticker::start(lists)
+        let ticker = mark::Ticker::start(lists, health.clone())
             .map_err(|e| StoreError::Flush(format!("cannot start the mark ticker: {e}")))?;
         Ok(Self {
             inner: Arc::new(Inner {
@@ -130,6 +135,7 @@ impl Store {
                 campaigns: Campaigns::open(&trees)?,
                 _ticker: ticker,
                 writes,
+                health,
                 db,
                 committer,
             }),
@@ -157,6 +163,17 @@ impl Store {
     /// True while the database answers reads.
     pub fn is_healthy(&self) -> bool {
         self.inner.meta.admin_token_hash().is_ok()
+    }
+
+    /// Whether writes succeed; after a failed write (a full disk), whether the disk has room
+    /// again so that opening the store again would let it write.
+    pub fn writable(&self) -> Writable {
+        self.inner.health.writable()
+    }
+
+    /// The same answer, from a handle that does not keep the store open.
+    pub fn health(&self) -> StoreHealth {
+        StoreHealth(self.inner.health.clone())
     }
 
     /// Writes made through the store since it opened: sled inserts and removes, and the writes
@@ -260,6 +277,23 @@ impl Store {
     ) -> Result<(), StoreError> {
         self.inner.tenants.create(t, &self.inner.keys, keys)
     }
+}
+
+/// How long opening waits for the store's file lock to be free.
+const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Waits, a short while, until nobody holds the lock sled takes on `<dir>/db`. sled's background
+/// I/O threads can keep the file of a store that was just closed in this process for a moment
+/// after its last handle is gone (sled's own tests block on the lock for that reason), and sled
+/// refuses at once. A store held by another process is still refused, by sled, after the wait.
+pub(crate) fn wait_for_lock(dir: &Path) {
+    use rustix::fs::{flock, FlockOperation};
+    let Ok(file) = std::fs::File::open(dir.join("db")) else { return };
+    let started = std::time::Instant::now();
+    while flock(&file, FlockOperation::NonBlockingLockExclusive).is_err() && started.elapsed() < LOCK_WAIT {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    // Closing the file lets go of the lock if we took it.
 }
 
 /// `tenant ++ rest`: the key of a tenant-owned record.

@@ -6,25 +6,28 @@ use std::ops::Deref;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
+use crate::health::Health;
 use crate::StoreError;
 
 /// Opens the trees of one store, all counting into the same total.
 pub(crate) struct Opener<'a> {
     pub(crate) db: &'a sled::Db,
     pub(crate) writes: &'a Arc<AtomicU64>,
+    pub(crate) health: &'a Arc<Health>,
 }
 
 impl Opener<'_> {
     pub(crate) fn tree(&self, name: &str) -> Result<Tree, StoreError> {
-        Ok(Tree { tree: self.db.open_tree(name)?, writes: self.writes.clone() })
+        Ok(Tree { tree: self.db.open_tree(name)?, writes: self.writes.clone(), health: self.health.clone() })
     }
 }
 
-/// A counted tree.
+/// A counted tree, whose failed writes tell the store's [`Health`].
 #[derive(Clone)]
 pub(crate) struct Tree {
     tree: sled::Tree,
     writes: Arc<AtomicU64>,
+    health: Arc<Health>,
 }
 
 impl Tree {
@@ -34,12 +37,12 @@ impl Tree {
         value: V,
     ) -> sled::Result<Option<sled::IVec>> {
         self.writes.fetch_add(1, Ordering::Relaxed);
-        self.tree.insert(key, value)
+        self.tree.insert(key, value).inspect_err(|e| self.health.sled(e))
     }
 
     /// Removing a key that is not there writes nothing and counts nothing.
     pub(crate) fn remove<K: AsRef<[u8]>>(&self, key: K) -> sled::Result<Option<sled::IVec>> {
-        let old = self.tree.remove(key)?;
+        let old = self.tree.remove(key).inspect_err(|e| self.health.sled(e))?;
         if old.is_some() {
             self.writes.fetch_add(1, Ordering::Relaxed);
         }
@@ -49,7 +52,7 @@ impl Tree {
     /// A batch counts as the writes it holds.
     pub(crate) fn apply_batch(&self, batch: sled::Batch, writes: u64) -> sled::Result<()> {
         self.writes.fetch_add(writes, Ordering::Relaxed);
-        self.tree.apply_batch(batch)
+        self.tree.apply_batch(batch).inspect_err(|e| self.health.sled(e))
     }
 
     /// Counts writes made inside a transaction over this tree (sled's transactional trees are

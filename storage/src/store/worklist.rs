@@ -155,7 +155,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let db = sled::open(dir.path()).unwrap();
         let writes = Arc::new(AtomicU64::new(0));
-        let list = WorkList::new(super::super::tree::Opener { db: &db, writes: &writes }.tree("w").unwrap());
+        let health = Arc::new(crate::health::Health::new(dir.path().to_owned()));
+        let list = WorkList::new(
+            super::super::tree::Opener { db: &db, writes: &writes, health: &health }.tree("w").unwrap(),
+        );
         let (g, t) = (Ulid::generate(), Ulid::generate());
         let now = now_ms();
         let fresh = key(g, Ulid::from_parts(now, 1));
