@@ -18,6 +18,7 @@ use crate::extract::{parse_id, Admin, Json, Page};
 #[serde(deny_unknown_fields)]
 pub struct CreateTenant {
     /// Label, 1–200 characters.
+    #[schema(min_length = 1, max_length = 200)]
     pub name: String,
     /// `trial` (default), `starter`, `growth` or `scale`.
     #[serde(default)]
@@ -150,7 +151,7 @@ pub struct PatchTenantBody {
     #[serde(default, deserialize_with = "super::nullable")]
     pub monthly_call_limit: Option<Option<u64>>,
     /// Changes to the quiet-hours window: only the fields given change.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::object")]
     pub quiet_hours: Option<QuietHoursPatchBody>,
 }
 

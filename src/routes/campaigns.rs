@@ -25,9 +25,11 @@ const MAX_RECIPIENTS: usize = 100_000;
 #[serde(deny_unknown_fields)]
 pub struct CreateCampaign {
     /// Label, 1–200 characters.
+    #[schema(min_length = 1, max_length = 200)]
     pub name: String,
     /// Text, 1–10,000 characters; or
     #[serde(default)]
+    #[schema(min_length = 1, max_length = 10000)]
     pub body: Option<String>,
     /// a template name or id.
     #[serde(default)]
@@ -44,6 +46,7 @@ pub struct CreateCampaign {
     pub contact_ids: Option<Vec<String>>,
     /// these numbers (E.164, at most 100,000), or
     #[serde(default)]
+    #[schema(max_items = 100000)]
     pub phones: Option<Vec<String>>,
     /// every contact at launch.
     #[serde(default)]

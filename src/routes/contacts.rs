@@ -21,6 +21,7 @@ use crate::extract::{Json, Page, Tenant};
 #[serde(deny_unknown_fields)]
 pub struct CreateContact {
     /// E.164, unique in the account.
+    #[schema(pattern = r"^\+[0-9]{10,15}$")]
     pub phone: String,
     /// Display name.
     #[serde(default)]
@@ -39,6 +40,7 @@ pub struct CreateContact {
 pub struct PatchContact {
     /// New phone (E.164, unique).
     #[serde(default)]
+    #[schema(pattern = r"^\+[0-9]{10,15}$")]
     pub phone: Option<String>,
     /// Display name.
     #[serde(default, deserialize_with = "super::nullable")]

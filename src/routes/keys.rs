@@ -17,9 +17,11 @@ use crate::extract::{parse_id, Json, Page, Tenant};
 #[serde(deny_unknown_fields)]
 pub struct CreateKey {
     /// Label, 1–100 characters.
+    #[schema(min_length = 1, max_length = 100)]
     pub name: String,
     /// Calls per minute, 1 to the plan's ceiling; the plan's default when omitted.
     #[serde(default)]
+    #[schema(minimum = 1, maximum = 4294967295_u64)]
     pub rate_limit: Option<u64>,
     /// `live` or `test`; the caller's own when omitted. A test key creates only test keys.
     #[serde(default)]

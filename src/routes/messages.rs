@@ -32,12 +32,14 @@ pub enum RequestedChannel {
 #[serde(deny_unknown_fields)]
 pub struct SendBody {
     /// Recipient, E.164: `+` then 10 to 15 digits.
+    #[schema(pattern = r"^\+[0-9]{10,15}$")]
     pub to: String,
     /// `auto` (default) or `imessage`.
     #[serde(default)]
     pub channel: RequestedChannel,
     /// Text, 1–10,000 characters. Exactly one of `body` and `template`.
     #[serde(default)]
+    #[schema(min_length = 1, max_length = 10000)]
     pub body: Option<String>,
     /// A template's name or id; its `{{ variables }}` come from `data`, then the recipient
     /// contact's attributes.
@@ -386,6 +388,7 @@ pub async fn phones(tenant: Tenant) -> Result<HttpResponse, ApiError> {
 #[serde(deny_unknown_fields)]
 pub struct DetectBody {
     /// E.164 number.
+    #[schema(pattern = r"^\+[0-9]{10,15}$")]
     pub phone: String,
 }
 

@@ -13,6 +13,7 @@ use crate::error::ApiError;
 pub mod admin;
 pub mod campaigns;
 pub mod contacts;
+mod document;
 pub mod health;
 pub mod keys;
 pub mod messages;
@@ -111,6 +112,7 @@ fn add(table: &mut Vec<(&'static str, Resource)>, path: &'static str, route: Rou
     }
 }
 
+/// The security schemes, then what holds for every route (see `document.rs`).
 struct BearerAuth;
 
 impl utoipa::Modify for BearerAuth {
@@ -129,6 +131,7 @@ impl utoipa::Modify for BearerAuth {
             "admin_token",
             SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
         );
+        document::complete(doc);
     }
 }
 
@@ -177,6 +180,19 @@ pub fn nullable<'de, D: serde::Deserializer<'de>, T: serde::Deserialize<'de>>(
     d: D,
 ) -> Result<Option<Option<T>>, D::Error> {
     serde::Deserialize::deserialize(d).map(Some)
+}
+
+/// Serde helper for an optional nested object: only a JSON object (or null) is one. serde's
+/// derived structs also take an array, read by field position (`"quiet_hours": [true, …]`); the
+/// API refuses that as it refuses a top-level array (see `extract::parse_json`).
+pub fn object<'de, D: serde::Deserializer<'de>, T: serde::de::DeserializeOwned>(
+    d: D,
+) -> Result<Option<T>, D::Error> {
+    use serde::de::Error;
+    match <Option<serde_json::Map<String, serde_json::Value>> as serde::Deserialize>::deserialize(d)? {
+        None => Ok(None),
+        Some(map) => T::deserialize(serde_json::Value::Object(map)).map(Some).map_err(D::Error::custom),
+    }
 }
 
 /// The error envelope.

@@ -23,9 +23,11 @@ use crate::extract::{parse_id, Admin, Agent, Json};
 pub struct SimBody {
     /// Milliseconds from hand-over to delivery (default 50, at most 60,000).
     #[serde(default = "default_latency")]
+    #[schema(maximum = 60000)]
     pub latency_ms: u64,
     /// Share of messages that fail, 0–1 (default 0).
     #[serde(default)]
+    #[schema(minimum = 0, maximum = 1)]
     pub failure_rate: f64,
 }
 
@@ -40,6 +42,7 @@ pub struct CreatePhone {
     /// Owner.
     pub tenant_id: String,
     /// E.164 number.
+    #[schema(pattern = r"^\+[0-9]{10,15}$")]
     pub number: String,
     /// Messages per UTC day (default 300).
     #[serde(default = "default_daily")]
@@ -48,7 +51,7 @@ pub struct CreatePhone {
     #[schema(value_type = String, example = "sim")]
     pub driver: PhoneDriver,
     /// Sim settings (sim phones only).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::object")]
     pub sim: Option<SimBody>,
 }
 
@@ -150,7 +153,8 @@ pub struct PhoneQuery {
 /// A tenant's phones.
 #[utoipa::path(get, path = "/admin/v1/phones", tag = "operator", security(("admin_token" = [])),
     params(("tenant_id" = String, Query, description = "the tenant")),
-    responses((status = 200, body = DataBody<Vec<OperatorPhone>>), (status = 400, body = ErrorBody)))]
+    responses((status = 200, body = DataBody<Vec<OperatorPhone>>), (status = 400, body = ErrorBody),
+        (status = 404, body = ErrorBody, description = "NOT_FOUND: no such tenant")))]
 pub async fn list(Admin(engine): Admin, q: web::Query<PhoneQuery>) -> Result<HttpResponse, ApiError> {
     let id = q.tenant_id.as_deref().ok_or_else(|| ApiError::Validation("tenant_id: required".into()))?;
     let phones = engine.tenant(parse_id(id, "tenant")?)?.phones().await?;
@@ -332,8 +336,10 @@ pub async fn status(
 #[serde(deny_unknown_fields)]
 pub struct InboundBody {
     /// Sender, E.164.
+    #[schema(pattern = r"^\+[0-9]{10,15}$")]
     pub from: String,
     /// Text (STOP, START and their synonyms change the sender's opt-out).
+    #[schema(max_length = 10000)]
     pub body: String,
 }
 

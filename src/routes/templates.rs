@@ -17,8 +17,10 @@ use crate::extract::{parse_id, Json, Page, Tenant};
 #[serde(deny_unknown_fields)]
 pub struct CreateTemplate {
     /// Unique in the account, 1–100 characters.
+    #[schema(min_length = 1, max_length = 100)]
     pub name: String,
     /// 1–10,000 characters; `{{ name }}` placeholders.
+    #[schema(min_length = 1, max_length = 10000)]
     pub body: String,
 }
 
@@ -28,9 +30,11 @@ pub struct CreateTemplate {
 pub struct PatchTemplate {
     /// New name.
     #[serde(default)]
+    #[schema(min_length = 1, max_length = 100)]
     pub name: Option<String>,
     /// New body.
     #[serde(default)]
+    #[schema(min_length = 1, max_length = 10000)]
     pub body: Option<String>,
 }
 

@@ -20,9 +20,11 @@ pub struct CreateWebhook {
     /// Absolute `http(s)` URL that receives events.
     pub url: String,
     /// Non-empty subset of `message.delivered`, `message.failed`, `message.received`.
+    #[schema(min_items = 1)]
     pub events: Vec<String>,
     /// Signing secret, 16–256 visible ASCII characters; generated (`whsec_…`) when omitted.
     #[serde(default)]
+    #[schema(min_length = 16, max_length = 256, pattern = "^[!-~]+$")]
     pub secret: Option<String>,
 }
 

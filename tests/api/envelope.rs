@@ -164,6 +164,16 @@ async fn a_body_is_one_json_object_and_nothing_after_it() {
         .expect(400, Some("VALIDATION_ERROR"));
     let r = app.call("GET", &path, Some(key), None).await.expect(200, None);
     assert_eq!((r.data()["name"].as_str(), r.data()["body"].as_str()), (Some("n"), Some("b")));
+    // Nor is a nested object given as an array (schemathesis found this one).
+    let r = app
+        .patch_tenant(&t.id, json!({"quiet_hours": [false, "22:00", "07:00", null]}))
+        .await
+        .expect(400, Some("VALIDATION_ERROR"));
+    assert!(r.body["error"].as_str().unwrap().contains("quiet_hours"), "{}", r.body);
+    let v = app.get_tenant(&t.id).await.expect(200, None);
+    assert_eq!(v.data()["quiet_hours"]["start"], "21:00", "unchanged");
+    let phone = json!({"tenant_id": t.id, "number": "+15550100009", "driver": "sim", "sim": [10, 0.0]});
+    app.add_phone(phone).await.expect(400, Some("VALIDATION_ERROR"));
     // Whitespace around the object is fine.
     app.raw(
         "POST",
