@@ -39,7 +39,7 @@ pub mod zones;
 
 pub use engine::{
     AgentHandle, CreatedTenant, Demo, Depths, Engine, EngineConfig, LocatedKey, TenantHandle, TenantReads,
-    Usage, DEFAULT_RETENTION,
+    Usage, DEFAULT_RETENTION, MAX_LIST_READ,
 };
 pub use error::{EngineError, Missing};
 pub use failure::FailureCode;

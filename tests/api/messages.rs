@@ -346,3 +346,37 @@ async fn an_idempotency_key_replays_the_first_answer_for_24_hours() {
     assert_eq!(bad["code"], "VALIDATION_ERROR");
     assert!(bad["error"].as_str().unwrap().contains("Idempotency-Key"));
 }
+
+/// A filter that matches few messages answers within a bounded read (5,000 messages a call, see
+/// README "Lists"): a short page and a cursor, never one walk over every message.
+#[actix_web::test]
+async fn a_sparse_filter_answers_short_pages_with_a_cursor() {
+    let app = spawn_app().await;
+    let t = app.create_tenant("scale").await;
+    let rare = "+14155559999";
+    let send = |to: String| {
+        let app = &app;
+        let key = t.test.clone();
+        async move { app.send(&key, json!({"to": to, "body": "hi"})).await.expect(202, None) }
+    };
+    send(rare.into()).await;
+    let others: Vec<String> = (0..5_100).map(|i| format!("+1415555{:04}", i % 9_000)).collect();
+    for chunk in others.chunks(100) {
+        futures_util::future::join_all(chunk.iter().cloned().map(send)).await;
+    }
+    let last = send(rare.into()).await.data()["message_id"].as_str().unwrap().to_owned();
+
+    let path = "/v1/messages?to=%2B14155559999&limit=10";
+    let first = app.call("GET", path, Some(&t.test), None).await.expect(200, None);
+    assert_eq!(first.data().as_array().unwrap().len(), 1, "the first rare message, then the read limit");
+    let cursor = first.body["next_cursor"].as_str().expect("a cursor to go on from").to_owned();
+    let second =
+        app.call("GET", &format!("{path}&after={cursor}"), Some(&t.test), None).await.expect(200, None);
+    let items = second.data().as_array().unwrap();
+    assert_eq!(items.len(), 1, "the rest of the tenant holds the other one");
+    assert_eq!(items[0]["message_id"], last.as_str());
+    assert!(second.body["next_cursor"].is_null(), "the end: {}", second.body);
+    // Unfiltered, a page is full.
+    let all = app.call("GET", "/v1/messages?limit=100", Some(&t.test), None).await.expect(200, None);
+    assert_eq!(all.data().as_array().unwrap().len(), 100);
+}

@@ -34,7 +34,7 @@ use crate::tenant::{
 use crate::EngineError;
 
 pub use handles::{AgentHandle, TenantHandle};
-pub use reads::TenantReads;
+pub use reads::{TenantReads, MAX_LIST_READ};
 
 /// Work waiting in the engine's actors.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
