@@ -67,6 +67,8 @@ pub enum ApiError {
     PayloadTooLarge,
     /// 408: the client did not send its request in time.
     RequestTimeout,
+    /// 431: the request's head is over actix-http's limits (96 headers, 128 KiB).
+    HeadersTooLarge,
     /// 405: the path exists, the method does not.
     MethodNotAllowed,
     /// 409: a template with that name exists.
@@ -110,6 +112,7 @@ impl ApiError {
             DetectionUnavailable => "DETECTION_UNAVAILABLE",
             PayloadTooLarge => "PAYLOAD_TOO_LARGE",
             RequestTimeout => "REQUEST_TIMEOUT",
+            HeadersTooLarge => "HEADERS_TOO_LARGE",
             MethodNotAllowed => "METHOD_NOT_ALLOWED",
             NotReady => "NOT_READY",
             StorageUnavailable => "STORAGE_UNAVAILABLE",
@@ -154,9 +157,12 @@ impl ApiError {
             DetectionUnavailable => "iMessage detection is unavailable: no phone can answer.".into(),
             PayloadTooLarge => "The request body is larger than 1 MiB.".into(),
             RequestTimeout => format!(
-                "The request was not sent in time: its body must arrive within {} s.",
+                "The request was not sent in time: its head must arrive within {} s of connecting \
+                 and its body within {} s of its head.",
+                crate::startup::HEADER_TIMEOUT.as_secs(),
                 crate::extract::BODY_TIMEOUT.as_secs()
             ),
+            HeadersTooLarge => "The request's head is too large: at most 96 headers and 128 KiB.".into(),
             MethodNotAllowed => "This method is not allowed on this path.".into(),
             NotReady => "The server is not ready.".into(),
             StorageUnavailable => format!(
@@ -179,6 +185,7 @@ impl ApiError {
             404 => ApiError::NotFound("No such resource.".into()),
             405 => ApiError::MethodNotAllowed,
             408 => ApiError::RequestTimeout,
+            431 => ApiError::HeadersTooLarge,
             413 => ApiError::PayloadTooLarge,
             503 => ApiError::NotReady,
             _ => ApiError::Internal,
@@ -234,6 +241,7 @@ impl ResponseError for ApiError {
             }
             PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             RequestTimeout => StatusCode::REQUEST_TIMEOUT,
+            HeadersTooLarge => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
             MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
         }
     }

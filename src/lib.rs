@@ -10,5 +10,6 @@ pub mod restart;
 pub mod routes;
 pub mod startup;
 pub mod telemetry;
+pub mod wire;
 
 pub use pigeon_actors::clock;

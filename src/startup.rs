@@ -3,16 +3,18 @@
 
 use std::net::TcpListener;
 
+use actix_http::HttpService;
+use actix_service::ServiceFactoryExt;
 use actix_web::dev::{Server, ServerHandle};
 use actix_web::middleware::from_fn;
-use actix_web::{web, App, HttpServer};
+use actix_web::{web, App};
 use pigeon_actors::clock::SharedClock;
 use pigeon_actors::storage::Store;
 use pigeon_actors::{Engine, EngineConfig};
 
 use crate::config::Settings;
 use crate::extract::MAX_BODY;
-use crate::{edge, routes};
+use crate::{edge, routes, wire};
 
 /// Why the server could not start.
 #[derive(Debug, thiserror::Error)]
@@ -76,7 +78,7 @@ impl Application {
         let port = listener.local_addr()?.port();
         let data = web::Data::new(engine.clone());
         let bench = web::Data::new(crate::routes::health::BenchRoutes(settings.bench_routes));
-        let mut server = HttpServer::new(move || {
+        let app = move || {
             App::new()
                 .app_data(data.clone())
                 .app_data(bench.clone())
@@ -84,16 +86,44 @@ impl Application {
                 .wrap(from_fn(edge::edge))
                 .configure(routes::configure)
                 .default_service(web::to(routes::not_found))
-        })
-        .shutdown_timeout(30)
-        .client_request_timeout(HEADER_TIMEOUT)
-        .listen(listener)?;
+        };
         let workers = settings
             .workers
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
             .max(1);
-        server = server.workers(workers).max_connections(connections_per_worker(workers));
-        Ok(Self { port, server: server.run(), engine, generated_admin_token, demo })
+        let local = listener.local_addr()?;
+        // What `HttpServer` builds, but with each connection's stream wrapped (see `wire.rs`).
+        let builder = actix_server::Server::build();
+        // Ends idle keep-alive connections at a graceful stop instead of waiting out their 5 s.
+        let stopping = builder.graceful_shutdown_signal();
+        let server = builder
+            .workers(workers)
+            .max_concurrent_connections(connections_per_worker(workers))
+            .shutdown_timeout(30)
+            .listen("pigeon", listener, move || {
+                // The default `AppConfig` (host `localhost:8080`): its constructor is private to
+                // actix-web, and nothing here builds URLs from it.
+                let app = actix_service::map_config(app(), |_| actix_web::dev::AppConfig::default());
+                let stopping = stopping.clone();
+                actix_service::fn_service(|io: actix_web::rt::net::TcpStream| async move {
+                    let peer = io.peer_addr().ok();
+                    Ok::<_, actix_http::error::DispatchError>((wire::Enveloped::new(io), peer))
+                })
+                .and_then(
+                    HttpService::build()
+                        .graceful_shutdown_signal(move || {
+                            let stopping = stopping.clone();
+                            async move { stopping.notified().await }
+                        })
+                        .h1_allow_half_closed(true)
+                        .client_request_timeout(HEADER_TIMEOUT)
+                        .client_disconnect_timeout(std::time::Duration::from_secs(1))
+                        .local_addr(local)
+                        .h1(app),
+                )
+            })?
+            .run();
+        Ok(Self { port, server, engine, generated_admin_token, demo })
     }
 
     /// The bound port.
@@ -133,7 +163,7 @@ impl Application {
 
 /// How long a client may take to send a request's head (its body has its own limit,
 /// [`crate::extract::BODY_TIMEOUT`]).
-const HEADER_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+pub const HEADER_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// Descriptors kept back from client connections: the store's files, webhook connections (up
 /// to 32 per endpoint in flight), logs.

@@ -264,3 +264,53 @@ async fn a_body_that_never_ends_times_out_and_slow_clients_stall_no_one() {
     let r = app.call("GET", "/v1/messages", Some(&t.test), None).await.expect(200, None);
     assert_eq!(r.data().as_array().unwrap().len(), 1);
 }
+
+/// Sends `bytes` on a new connection and reads the answer (until the server closes or `wait`).
+fn exchange(addr: &str, bytes: &[u8], wait: Duration) -> (String, bool) {
+    use std::io::Write;
+    let mut c = std::net::TcpStream::connect(addr).unwrap();
+    c.write_all(bytes).unwrap();
+    read_answer(c, wait)
+}
+
+/// The answer's status line, `x-request-id` and envelope code.
+fn parts(answer: &str) -> (&str, Option<&str>, serde_json::Value) {
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap_or((answer, ""));
+    let id = head.lines().find_map(|l| l.strip_prefix("x-request-id: "));
+    (head.lines().next().unwrap_or(""), id, serde_json::from_str(body).unwrap_or_default())
+}
+
+/// The answers actix-http's dispatcher makes itself (before any of our code runs) carry the
+/// envelope and a request id too.
+#[actix_web::test]
+async fn errors_the_http_layer_makes_itself_carry_the_envelope() {
+    let app = spawn_app().await;
+    let addr = app.api.base.trim_start_matches("http://").to_owned();
+    let (bad, big, slow) = actix_web::rt::task::spawn_blocking(move || {
+        let wait = Duration::from_secs(10);
+        let bad = exchange(&addr, b"GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n", wait);
+        let headers: String = (0..100).map(|i| format!("X-H{i}: v\r\n")).collect();
+        let huge = format!("GET /healthz HTTP/1.1\r\nHost: x\r\n{headers}\r\n");
+        let big = exchange(&addr, huge.as_bytes(), wait);
+        // A head that never ends: the 5 s head time-out.
+        let slow = exchange(&addr, b"GET /healthz HTTP/1.1\r\nHost: x\r\n", wait);
+        (bad, big, slow)
+    })
+    .await
+    .unwrap();
+    for ((answer, closed), status, code) in [
+        (&bad, "400", "VALIDATION_ERROR"),
+        (&big, "431", "HEADERS_TOO_LARGE"),
+        (&slow, "408", "REQUEST_TIMEOUT"),
+    ] {
+        let (line, id, body) = parts(answer);
+        assert!(line.starts_with(&format!("HTTP/1.1 {status} ")), "wanted {status}: {answer}");
+        assert!(id.is_some_and(|id| id.len() == 26), "x-request-id: {answer}");
+        assert_eq!(body["code"], code, "{answer}");
+        assert!(body["error"].as_str().is_some_and(|e| !e.is_empty()), "{answer}");
+        assert!(*closed, "the connection ends: {answer}");
+    }
+    // Ordinary answers are untouched.
+    app.call("GET", "/healthz", None, None).await.expect(200, None);
+    app.call("GET", "/nope", None, None).await.expect(404, Some("NOT_FOUND"));
+}
