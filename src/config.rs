@@ -22,6 +22,8 @@ pub struct Settings {
     pub cache_mb: u64,
     /// How long final messages and settled webhook deliveries are kept.
     pub retention: std::time::Duration,
+    /// The identity provider whose JWTs stand in for API keys (issue 13), if any.
+    pub identity: Option<pigeon_actors::identity::IdentityConfig>,
 }
 
 impl Settings {
@@ -36,6 +38,7 @@ impl Settings {
             bench_routes: false,
             cache_mb: pigeon_actors::storage::DEFAULT_CACHE_MB,
             retention: pigeon_actors::DEFAULT_RETENTION,
+            identity: None,
         }
     }
 }

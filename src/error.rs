@@ -15,6 +15,10 @@ pub const STORAGE_RETRY_AFTER: u64 = 30;
 pub enum ApiError {
     /// 401: key missing, malformed or revoked (also a wrong operator token).
     InvalidApiKey,
+    /// 401 `INVALID_API_KEY`: an identity-provider token refused, saying why.
+    InvalidToken(&'static str),
+    /// 503: the identity provider's keys cannot be fetched and none is known.
+    IdentityUnavailable,
     /// 403: the operator deactivated the key.
     KeyInactive,
     /// 403: trial over, no subscription.
@@ -91,7 +95,8 @@ impl ApiError {
     pub fn code(&self) -> &'static str {
         use ApiError::*;
         match self {
-            InvalidApiKey => "INVALID_API_KEY",
+            InvalidApiKey | InvalidToken(_) => "INVALID_API_KEY",
+            IdentityUnavailable => "IDENTITY_UNAVAILABLE",
             KeyInactive => "KEY_INACTIVE",
             TrialExpired => "TRIAL_EXPIRED",
             TenantSuspended => "TENANT_SUSPENDED",
@@ -128,6 +133,10 @@ impl ApiError {
         use ApiError::*;
         match self {
             InvalidApiKey => "The API key is missing, malformed or revoked.".into(),
+            InvalidToken(why) => format!("The token was refused: {why}."),
+            IdentityUnavailable => {
+                "The identity provider's keys cannot be fetched; try again shortly.".into()
+            }
             KeyInactive => "This API key has been deactivated.".into(),
             TrialExpired => "The 14-day trial has ended and no subscription is active; choose a plan.".into(),
             TenantSuspended => "This account has been suspended by the operator.".into(),
@@ -221,14 +230,14 @@ impl ResponseError for ApiError {
     fn status_code(&self) -> StatusCode {
         use ApiError::*;
         match self {
-            InvalidApiKey => StatusCode::UNAUTHORIZED,
+            InvalidApiKey | InvalidToken(_) => StatusCode::UNAUTHORIZED,
             KeyInactive | TrialExpired | TenantSuspended => StatusCode::FORBIDDEN,
             Validation(_)
             | InvalidPhoneNumber(_)
             | InvalidTemplate(_)
             | MissingTemplateVar(_)
             | RecipientOptedOut => StatusCode::BAD_REQUEST,
-            NoPhoneAvailable | DetectionUnavailable | NotReady | StorageUnavailable => {
+            NoPhoneAvailable | DetectionUnavailable | NotReady | StorageUnavailable | IdentityUnavailable => {
                 StatusCode::SERVICE_UNAVAILABLE
             }
             DeliveryFailed | Internal => StatusCode::INTERNAL_SERVER_ERROR,
@@ -288,6 +297,9 @@ impl From<EngineError> for ApiError {
             EngineError::NotFound(Missing::Campaign) => ApiError::CampaignNotFound,
             EngineError::NotFound(what) => ApiError::NotFound(format!("No such {}.", what.noun())),
             EngineError::Unavailable => ApiError::NotReady,
+            EngineError::InvalidToken(why) => ApiError::InvalidToken(why),
+            EngineError::IdentityUnavailable => ApiError::IdentityUnavailable,
+            EngineError::Config(_) => ApiError::Internal,
             EngineError::Store(e) if e.is_unavailable() => ApiError::StorageUnavailable,
             EngineError::Store(e) => {
                 tracing::error!(error = %e, "store failure");

@@ -80,6 +80,24 @@ struct ServeArgs {
     /// Page cache of the store, MiB: most of the server's memory.
     #[arg(long, env = "PIGEON_CACHE_MB", default_value_t = pigeon_actors::storage::DEFAULT_CACHE_MB)]
     cache_mb: u64,
+    /// Identity provider: its JWKS URL (RS256, ES256, EdDSA keys by `kid`).
+    #[arg(long, env = "PIGEON_JWT_JWKS_URL", group = "jwt_key")]
+    jwt_jwks_url: Option<String>,
+    /// Identity provider: a file holding its one public key, PEM (RSA, EC P-256 or Ed25519).
+    #[arg(long, env = "PIGEON_JWT_PUBLIC_KEY_FILE", group = "jwt_key")]
+    jwt_public_key_file: Option<PathBuf>,
+    /// Identity provider: its shared HS256 secret.
+    #[arg(long, env = "PIGEON_JWT_HS256_SECRET", group = "jwt_key", hide_env_values = true)]
+    jwt_hs256_secret: Option<String>,
+    /// Identity provider: the `iss` its tokens must carry.
+    #[arg(long, env = "PIGEON_JWT_ISSUER")]
+    jwt_issuer: Option<String>,
+    /// Identity provider: the `aud` its tokens must carry.
+    #[arg(long, env = "PIGEON_JWT_AUDIENCE")]
+    jwt_audience: Option<String>,
+    /// Identity provider: the claim that holds the pigeon tenant id.
+    #[arg(long, env = "PIGEON_JWT_TENANT_CLAIM", default_value = "tenant_id")]
+    jwt_tenant_claim: String,
     /// Log filter, e.g. `info` or `pigeon=debug,actix_web=warn`.
     #[arg(long, env = "PIGEON_LOG", default_value = "info")]
     log: String,
@@ -156,6 +174,7 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
     };
     let restart_fd = listener.try_clone()?;
     let addr = listener.local_addr()?;
+    let identity = identity(&args)?;
     let settings = Settings {
         data_dir: args.data_dir,
         admin_token: args.admin_token,
@@ -165,6 +184,7 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
         bench_routes: args.bench_routes,
         cache_mb: args.cache_mb,
         retention: args.retention,
+        identity,
     };
     let app = Application::build(settings, listener, SystemClock::shared()).await?;
     pigeon::restart::watch(app.engine().store_health(), restart_fd)?;
@@ -193,4 +213,26 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
     tracing::info!(%addr, "listening");
     app.run_until_stopped().await?;
     Ok(())
+}
+
+/// The identity provider of the `--jwt-*` flags, if one is configured.
+fn identity(args: &ServeArgs) -> Result<Option<pigeon_actors::identity::IdentityConfig>, String> {
+    use pigeon_actors::identity::{IdentityConfig, KeySource};
+    let source = if let Some(url) = &args.jwt_jwks_url {
+        KeySource::Jwks(url.clone())
+    } else if let Some(file) = &args.jwt_public_key_file {
+        let pem = std::fs::read_to_string(file)
+            .map_err(|e| format!("cannot read PIGEON_JWT_PUBLIC_KEY_FILE {}: {e}", file.display()))?;
+        KeySource::Pem(pem)
+    } else if let Some(secret) = &args.jwt_hs256_secret {
+        KeySource::Hs256(secret.clone())
+    } else {
+        return Ok(None);
+    };
+    Ok(Some(IdentityConfig {
+        source,
+        issuer: args.jwt_issuer.clone(),
+        audience: args.jwt_audience.clone(),
+        tenant_claim: args.jwt_tenant_claim.clone(),
+    }))
 }

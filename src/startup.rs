@@ -56,6 +56,7 @@ impl Application {
         let config = EngineConfig {
             webhook_allow_private: settings.webhook_allow_private,
             retention: settings.retention,
+            identity: settings.identity.clone(),
             ..EngineConfig::default()
         };
         let engine = Engine::start(store, clock, config)?;

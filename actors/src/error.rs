@@ -74,6 +74,15 @@ pub enum EngineError {
     /// An actor is gone (shutting down).
     #[error("engine unavailable")]
     Unavailable,
+    /// An identity-provider token was refused; the text says why.
+    #[error("invalid token: {0}")]
+    InvalidToken(&'static str),
+    /// The identity provider's keys cannot be fetched and none is known.
+    #[error("identity provider unavailable")]
+    IdentityUnavailable,
+    /// The identity provider's settings are unusable (a PEM that is no public key).
+    #[error("{0}")]
+    Config(String),
 }
 
 /// What was not found: the HTTP edge answers some kinds with a code of their own

@@ -5,7 +5,7 @@
 //!
 //! Modules depend downwards only: `engine` → `tenant` → `phone`, `webhook`, `scheduler`,
 //! `registry` → the leaves (`clock`, `credentials`, `domain`, `durable`, `error`, `failure`,
-//! `quiet`, `zones`). A tidy test holds this (no import circle between modules).
+//! `identity`, `quiet`, `zones`). A tidy test holds this (no import circle between modules).
 
 /// Logs a failed store write with its fields: at error level, or at debug level when the disk is
 /// full or failing, which the store has already said once (one line per message would flood
@@ -28,6 +28,7 @@ mod durable;
 mod engine;
 mod error;
 pub mod failure;
+pub mod identity;
 pub mod phone;
 pub mod quiet;
 mod registry;
@@ -45,6 +46,6 @@ pub use error::{EngineError, Missing};
 pub use failure::FailureCode;
 pub use pigeon_storage as storage;
 pub use tenant::{
-    choose_phone, Admitted, ContactChanges, Detection, NewCampaign, NewKey, PhoneView, QuietHoursPatch,
-    RateInfo, SendRequest, TenantPatch,
+    choose_phone, Admitted, ContactChanges, Credential, Detection, NewCampaign, NewKey, PhoneView,
+    QuietHoursPatch, RateInfo, SendRequest, TenantPatch,
 };

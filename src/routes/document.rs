@@ -18,7 +18,10 @@ fn refusals(path: &str, op: &Operation) -> Vec<(&'static str, &'static str)> {
     let tenant = path.starts_with("/v1/");
     let authenticated = tenant || path.starts_with("/admin/v1/") || path.starts_with("/phone/v1/");
     if authenticated {
-        out.push(("401", "INVALID_API_KEY: the key or token is missing, malformed or revoked"));
+        out.push((
+            "401",
+            "INVALID_API_KEY: the key or token is missing, malformed or revoked, or a JWT was refused",
+        ));
     }
     if tenant {
         out.push(("403", "KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED"));
@@ -34,7 +37,13 @@ fn refusals(path: &str, op: &Operation) -> Vec<(&'static str, &'static str)> {
         out.push(("408", "REQUEST_TIMEOUT: the body did not arrive within 10 s"));
         out.push(("413", "PAYLOAD_TOO_LARGE: the body is over 1 MiB"));
     }
-    if authenticated {
+    if tenant {
+        out.push((
+            "503",
+            "STORAGE_UNAVAILABLE, IDENTITY_UNAVAILABLE: the disk is full or failing (with \
+             `Retry-After`), or a JWT came and the identity provider's keys cannot be fetched",
+        ));
+    } else if authenticated {
         out.push(("503", "STORAGE_UNAVAILABLE: the disk is full or failing (with `Retry-After`)"));
     }
     if authenticated {

@@ -249,7 +249,7 @@ pub async fn send(
 ) -> Result<HttpResponse, ApiError> {
     // Auth first; the body is validated here but answered only after admission (DESIGN "check
     // order"), which runs with the send in one turn of the tenant's actor.
-    let key = engine.locate_key(&bearer(&http).ok_or(ApiError::InvalidApiKey)?)?;
+    let key = engine.locate(&bearer(&http).ok_or(ApiError::InvalidApiKey)?).await?;
     let valid = body.and_then(|Json(body)| {
         let idem = idempotency_key(&http)?;
         validate(&engine, key.tenant_id, body, idem)

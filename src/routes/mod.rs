@@ -121,7 +121,16 @@ impl utoipa::Modify for BearerAuth {
         let c = doc.components.get_or_insert_with(Default::default);
         c.add_security_scheme(
             "api_key",
-            SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .description(Some(
+                        "A tenant's API key (`svc_live_…`, `svc_test_…`), or a JWT of the node's identity \
+                         provider naming the tenant in its tenant claim (README \"Signing in with an \
+                         identity provider\")",
+                    ))
+                    .build(),
+            ),
         );
         c.add_security_scheme(
             "agent_token",

@@ -294,6 +294,17 @@ pub async fn spawn_app_retaining(retention: Duration) -> TestApp {
     start(dir, ManualClock::new(now), settings).await
 }
 
+/// A server with settings of the test's choosing; the clock starts at the real time (tokens and
+/// ids carry it).
+pub async fn spawn_app_configured(configure: impl FnOnce(&mut Settings)) -> TestApp {
+    let dir = tempfile::tempdir().unwrap();
+    let mut settings = Settings::new(dir.path());
+    settings.webhook_allow_private = true;
+    configure(&mut settings);
+    let now = pigeon_actors::storage::ts::truncate(chrono::Utc::now());
+    start(dir, ManualClock::new(now), settings).await
+}
+
 async fn start(dir: tempfile::TempDir, clock: Arc<ManualClock>, mut settings: Settings) -> TestApp {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     settings.admin_token = Some(ADMIN.into());

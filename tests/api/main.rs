@@ -10,6 +10,7 @@ mod crash;
 mod detect;
 mod disk;
 mod envelope;
+mod identity;
 mod keys;
 mod limits;
 mod messages;

@@ -59,6 +59,8 @@ pub struct EngineConfig {
     pub webhook_allow_private: bool,
     /// How long final messages and settled deliveries are kept (DESIGN "Retention").
     pub retention: std::time::Duration,
+    /// The identity provider whose JWTs stand in for API keys, if any.
+    pub identity: Option<crate::identity::IdentityConfig>,
 }
 
 /// Thirty days: the retention when the operator sets none.
@@ -70,16 +72,17 @@ impl Default for EngineConfig {
             arbiters: std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 8),
             webhook_allow_private: false,
             retention: DEFAULT_RETENTION,
+            identity: None,
         }
     }
 }
 
-/// An API key found by its hash, not yet admitted: what the send path validates with.
+/// A caller whose tenant is known, not yet admitted: an API key found by its hash, or a verified
+/// identity-provider token. What the send path validates with.
 pub struct LocatedKey {
-    /// The tenant the key belongs to.
+    /// The tenant the caller acts for.
     pub tenant_id: Ulid,
-    key_id: Ulid,
-    hash: String,
+    who: tenant::Credential,
 }
 
 /// A tenant just made, with its first two keys.
@@ -135,6 +138,7 @@ struct Inner {
     tenants: RwLock<HashMap<Ulid, Addr<TenantActor>>>,
     shared: Shared,
     admin_hash: RwLock<Option<String>>,
+    identity: Option<crate::identity::Identity>,
 }
 
 /// Prefix of the generated operator token.
@@ -180,6 +184,8 @@ impl Engine {
             scheduler: Arc::default(),
         };
         let admin_hash = store.meta().admin_token_hash()?;
+        let identity =
+            config.identity.map(crate::identity::Identity::new).transpose().map_err(EngineError::Config)?;
         let engine = Self {
             inner: Arc::new(Inner {
                 store,
@@ -190,6 +196,7 @@ impl Engine {
                 tenants: RwLock::new(HashMap::new()),
                 shared,
                 admin_hash: RwLock::new(admin_hash),
+                identity,
             }),
         };
         let me = engine.clone();
@@ -275,7 +282,7 @@ impl Engine {
     /// Authenticates an API key and charges the call: the key's rate, then the tenant's month.
     /// The rate state comes back also on refusal, for the headers of a 429.
     pub async fn authenticate(&self, key: &str) -> (Option<RateInfo>, Result<Admitted, EngineError>) {
-        let key = match self.locate_key(key) {
+        let key = match self.locate(key).await {
             Ok(k) => k,
             Err(e) => return (None, Err(e)),
         };
@@ -283,9 +290,25 @@ impl Engine {
             Ok(a) => a,
             Err(e) => return (None, Err(e)),
         };
-        match addr.send(tenant::Admit { key_id: key.key_id, hash: key.hash }).await {
+        match addr.send(tenant::Admit { who: key.who }).await {
             Ok(r) => r,
             Err(e) => (None, Err(e.into())),
+        }
+    }
+
+    /// The tenant a bearer token acts for: an API key ([`Engine::locate_key`]) or, when an
+    /// identity provider is configured, a JWT it signed (verified here, the tenant claim naming
+    /// an existing tenant). A JWT with no provider configured is an unknown key.
+    pub async fn locate(&self, token: &str) -> Result<LocatedKey, EngineError> {
+        let Some(identity) = self.inner.identity.as_ref().filter(|_| crate::identity::looks_like_jwt(token))
+        else {
+            return self.locate_key(token);
+        };
+        let p = identity.verify(token, self.inner.clock.now()).await?;
+        match self.addr(p.tenant_id) {
+            Ok(_) => Ok(LocatedKey { tenant_id: p.tenant_id, who: tenant::Credential::Subject(p.sub) }),
+            Err(EngineError::NotFound(_)) => Err(EngineError::InvalidToken("unknown tenant")),
+            Err(e) => Err(e),
         }
     }
 
@@ -298,7 +321,7 @@ impl Engine {
         let hash = credentials::hash(key);
         let pigeon_storage::KeyLocation { tenant_id, key_id } =
             self.inner.store.keys().by_hash(&hash)?.ok_or(EngineError::InvalidApiKey)?;
-        Ok(LocatedKey { tenant_id, key_id, hash })
+        Ok(LocatedKey { tenant_id, who: tenant::Credential::Key { key_id, hash } })
     }
 
     /// The actor of a located key's tenant; a tenant gone since the lookup makes the key invalid.
@@ -321,7 +344,7 @@ impl Engine {
             Ok(a) => a,
             Err(e) => return (None, Err(e)),
         };
-        match addr.send(tenant::AdmitSend { key_id: key.key_id, hash: key.hash, req }).await {
+        match addr.send(tenant::AdmitSend { who: key.who, req }).await {
             Ok(r) => r,
             Err(e) => (None, Err(e.into())),
         }

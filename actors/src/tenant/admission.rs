@@ -71,69 +71,113 @@ impl TenantActor {
     }
 }
 
-/// Authenticate a request and charge it to the key's rate and the tenant's month.
+/// Who is calling: an API key, found by its hash, or an identity provider's subject (a verified
+/// JWT; see `identity/`), which acts with a live key's rights at the plan's default rate.
+#[derive(Debug, Clone)]
+pub enum Credential {
+    /// An API key.
+    Key {
+        /// The key's id.
+        key_id: Ulid,
+        /// SHA-256 of the presented key, compared in constant time with the stored one.
+        hash: String,
+    },
+    /// The `sub` of a verified identity-provider token.
+    Subject(String),
+}
+
+/// Authenticate a request and charge it to the caller's rate and the tenant's month.
 #[derive(Message)]
 #[rtype(result = "(Option<RateInfo>, Result<Admitted, EngineError>)")]
 pub(crate) struct Admit {
-    pub key_id: Ulid,
-    pub hash: String,
+    pub who: Credential,
 }
 
 impl Handler<Admit> for TenantActor {
     type Result = MessageResult<Admit>;
 
     fn handle(&mut self, msg: Admit, _: &mut Self::Context) -> Self::Result {
-        MessageResult(self.admit(msg.key_id, &msg.hash))
+        MessageResult(self.admit(&msg.who))
     }
+}
+
+/// A rate check: the state for the headers, or the refusal with it.
+fn check(
+    limiter: Option<&Limiter>,
+    clock: &SharedClock,
+) -> Result<Option<RateInfo>, (RateInfo, EngineError)> {
+    let Some(l) = limiter else { return Ok(None) };
+    match l.check() {
+        Ok(snap) => {
+            let limit = snap.quota().burst_size().get();
+            let remaining = snap.remaining_burst_capacity();
+            let refill = snap.quota().replenish_interval() * (limit - remaining);
+            Ok(Some(RateInfo { limit, remaining, reset: refill.as_secs_f64().ceil() as u64 }))
+        }
+        Err(not_until) => {
+            let wait = not_until.wait_time_from(clock.monotonic());
+            let quota = not_until.quota();
+            let limit = quota.burst_size().get();
+            let reset = wait + quota.replenish_interval() * (limit - 1);
+            let retry_after = ceil_secs(chrono::Duration::from_std(wait).unwrap_or_default());
+            let info = RateInfo { limit, remaining: 0, reset: reset.as_secs_f64().ceil() as u64 };
+            Err((info, EngineError::RateLimited { retry_after }))
+        }
+    }
+}
+
+/// The limiter of an identity-provider subject: the plan's default rate.
+pub(super) fn subject_limiter(plan: Plan, clock: &SharedClock) -> Option<Limiter> {
+    let per_minute = NonZeroU32::new(plan.rate_ceiling()?)?;
+    Some(
+        RateLimiter::direct_with_clock(Quota::per_minute(per_minute), GovernorClock(clock.clone()))
+            .with_middleware::<StateInformationMiddleware>(),
+    )
 }
 
 impl TenantActor {
     /// Auth → rate limit → monthly quota (DESIGN "check order"), charging the call.
-    pub(crate) fn admit(
-        &mut self,
-        key_id: Ulid,
-        hash: &str,
-    ) -> (Option<RateInfo>, Result<Admitted, EngineError>) {
+    pub(crate) fn admit(&mut self, who: &Credential) -> (Option<RateInfo>, Result<Admitted, EngineError>) {
         let now = self.clock.now();
-        let tenant = &self.tenant;
-        let Some(key) = self.keys.get_mut(&key_id) else {
-            return (None, Err(EngineError::InvalidApiKey));
+        let (key_id, environment) = match who {
+            Credential::Key { key_id, hash } => {
+                let Some(key) = self.keys.get(key_id) else {
+                    return (None, Err(EngineError::InvalidApiKey));
+                };
+                if !credentials::hashes_match(&key.rec.hash, hash) {
+                    return (None, Err(EngineError::InvalidApiKey));
+                }
+                if !key.rec.active {
+                    return (None, Err(EngineError::KeyInactive));
+                }
+                (*key_id, key.rec.environment)
+            }
+            Credential::Subject(_) => (Ulid::nil(), Environment::Live),
         };
-        if !credentials::hashes_match(&key.rec.hash, hash) {
-            return (None, Err(EngineError::InvalidApiKey));
-        }
-        if !key.rec.active {
-            return (None, Err(EngineError::KeyInactive));
-        }
-        if tenant.status == pigeon_storage::model::TenantStatus::Suspended {
+        if self.tenant.status == pigeon_storage::model::TenantStatus::Suspended {
             return (None, Err(EngineError::TenantSuspended));
         }
-        if tenant.trial_expired(now) {
+        if self.tenant.trial_expired(now) {
             return (None, Err(EngineError::TrialExpired));
         }
-        let environment = key.rec.environment;
-        let rate = match &key.limiter {
-            None => None,
-            Some(l) => match l.check() {
-                Ok(snap) => {
-                    let limit = snap.quota().burst_size().get();
-                    let remaining = snap.remaining_burst_capacity();
-                    let refill = snap.quota().replenish_interval() * (limit - remaining);
-                    Some(RateInfo { limit, remaining, reset: refill.as_secs_f64().ceil() as u64 })
-                }
-                Err(not_until) => {
-                    let wait = not_until.wait_time_from(self.clock.monotonic());
-                    let quota = not_until.quota();
-                    let limit = quota.burst_size().get();
-                    let reset = wait + quota.replenish_interval() * (limit - 1);
-                    let retry_after = ceil_secs(chrono::Duration::from_std(wait).unwrap_or_default());
-                    let info = RateInfo { limit, remaining: 0, reset: reset.as_secs_f64().ceil() as u64 };
-                    return (Some(info), Err(EngineError::RateLimited { retry_after }));
-                }
-            },
+        let checked = match who {
+            Credential::Key { key_id, .. } => {
+                let key = self.keys.get_mut(key_id).expect("checked above");
+                key.rec.last_used_at = Some(now);
+                key.dirty = true;
+                check(key.limiter.as_ref(), &self.clock)
+            }
+            Credential::Subject(sub) => {
+                let (plan, clock) = (self.tenant.plan, &self.clock);
+                let limiter =
+                    self.subjects.entry(sub.clone()).or_insert_with(|| subject_limiter(plan, clock));
+                check(limiter.as_ref(), &self.clock)
+            }
         };
-        key.rec.last_used_at = Some(now);
-        key.dirty = true;
+        let rate = match checked {
+            Ok(rate) => rate,
+            Err((info, e)) => return (Some(info), Err(e)),
+        };
         if environment == Environment::Live {
             if let Err(e) = self.count_call(now) {
                 return (rate, Err(e));

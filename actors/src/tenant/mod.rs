@@ -33,7 +33,7 @@ use crate::EngineError;
 use admission::{limiter, Limiter};
 
 pub(crate) use admission::{Admit, CALLS};
-pub use admission::{Admitted, RateInfo};
+pub use admission::{Admitted, Credential, RateInfo};
 pub use campaigns::NewCampaign;
 pub(crate) use campaigns::{CancelCampaign, CreateCampaign, Launch};
 pub use detect::Detection;
@@ -65,6 +65,9 @@ pub(crate) struct TenantActor {
     pub(crate) tenant: TenantRecord,
     /// Unrevoked keys only: a revoked key is forgotten, so it cannot authenticate.
     keys: HashMap<Ulid, KeyState>,
+    /// Rate limiters of identity-provider subjects (`sub`), made on first use at the plan's
+    /// default rate. Only verified tokens add entries, so they are bounded by the provider's users.
+    subjects: HashMap<String, Option<Limiter>>,
     month: String,
     calls: u64,
     /// The tenant's phones, oldest first, with today's use.
@@ -122,6 +125,7 @@ impl TenantActor {
             clock,
             tenant,
             keys,
+            subjects: HashMap::new(),
             month,
             calls,
             phones,
@@ -182,6 +186,7 @@ impl Handler<Patch> for TenantActor {
                 for k in self.keys.values_mut() {
                     k.limiter = limiter(&k.rec, t.plan, &self.clock);
                 }
+                self.subjects.clear();
             }
             self.tenant = t.clone();
         }

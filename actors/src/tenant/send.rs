@@ -129,8 +129,7 @@ impl Handler<Send> for TenantActor {
 #[derive(Message)]
 #[rtype(result = "(Option<RateInfo>, Result<Option<MessageRecord>, EngineError>)")]
 pub(crate) struct AdmitSend {
-    pub key_id: Ulid,
-    pub hash: String,
+    pub who: super::Credential,
     pub req: Option<SendRequest>,
 }
 
@@ -138,7 +137,7 @@ impl Handler<AdmitSend> for TenantActor {
     type Result = ResponseFuture<(Option<RateInfo>, Result<Option<MessageRecord>, EngineError>)>;
 
     fn handle(&mut self, msg: AdmitSend, ctx: &mut Self::Context) -> Self::Result {
-        let (rate, admitted) = self.admit(msg.key_id, &msg.hash);
+        let (rate, admitted) = self.admit(&msg.who);
         let (Ok(a), Some(mut req)) = (&admitted, msg.req) else {
             return Box::pin(std::future::ready((rate, admitted.map(|_| None))));
         };
