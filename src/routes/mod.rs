@@ -85,6 +85,8 @@ routes! {
     DELETE "/v1/webhooks/{id}" => webhooks::delete;
     GET "/v1/webhooks/{id}/deliveries" => webhooks::deliveries;
     POST "/v1/webhooks/{id}/deliveries/{delivery_id}/retry" => webhooks::retry;
+    POST "/v1/webhooks/{id}/rotate-secret" => webhooks::rotate_secret;
+    POST "/v1/webhooks/{id}/test" => webhooks::test;
     POST "/v1/templates" => templates::create;
     GET "/v1/templates" => templates::list;
     GET "/v1/templates/{id}" => templates::get;

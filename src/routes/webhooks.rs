@@ -44,6 +44,29 @@ pub struct WebhookCreated {
     pub created_at: DateTime<Utc>,
 }
 
+/// A webhook's new secret, shown once: the answer of a rotation.
+#[derive(Serialize, ToSchema)]
+pub struct SecretRotated {
+    /// Webhook id.
+    pub id: String,
+    /// The new signing secret (`whsec_…`): `x-service-signature` uses it from now on.
+    pub secret: String,
+    /// Until when attempts are signed with the previous secret too (in `webhook-signature`).
+    #[serde(with = "pigeon_actors::storage::ts")]
+    pub previous_secret_expires_at: DateTime<Utc>,
+}
+
+/// A test event on its way.
+#[derive(Serialize, ToSchema)]
+pub struct TestSent {
+    /// The delivery: see it in `GET /v1/webhooks/{id}/deliveries`.
+    pub delivery_id: String,
+    /// The event's id (`webhook-id`).
+    pub event_id: String,
+    /// `webhook.test`.
+    pub event: String,
+}
+
 /// A webhook as listed.
 #[derive(Serialize, ToSchema)]
 pub struct WebhookItem {
@@ -260,4 +283,34 @@ pub async fn retry(tenant: Tenant, path: web::Path<(String, String)>) -> Result<
     let delivery = parse_id(&delivery, "delivery")?;
     let d = tenant.handle.retry_delivery(webhook, delivery).await?;
     Ok(reply(StatusCode::ACCEPTED, DeliveryView::from(d)))
+}
+
+/// Replaces the webhook's secret with a generated one, shown once. For 24 hours every attempt is
+/// signed with both (`webhook-signature` carries both `v1,` entries; `x-service-signature` uses the
+/// new one), so receivers can switch without missing an event; then the old one is dropped.
+#[utoipa::path(post, path = "/v1/webhooks/{id}/rotate-secret", tag = "webhooks", security(("api_key" = [])),
+    params(("id" = String, Path, description = "webhook id")),
+    responses((status = 200, body = DataBody<SecretRotated>), (status = 404, body = ErrorBody)))]
+pub async fn rotate_secret(tenant: Tenant, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
+    let id = own_webhook(&tenant, &id).await?;
+    let w = tenant.handle.rotate_webhook_secret(id).await?;
+    let until = w.previous_until.ok_or(ApiError::Internal)?;
+    Ok(reply(
+        StatusCode::OK,
+        SecretRotated { id: w.id.to_string(), secret: w.secret, previous_secret_expires_at: until },
+    ))
+}
+
+/// Sends a signed `webhook.test` event through the normal delivery path (retries, log), so a
+/// receiver can be checked before the first real text.
+#[utoipa::path(post, path = "/v1/webhooks/{id}/test", tag = "webhooks", security(("api_key" = [])),
+    params(("id" = String, Path, description = "webhook id")),
+    responses((status = 202, body = DataBody<TestSent>), (status = 404, body = ErrorBody)))]
+pub async fn test(tenant: Tenant, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
+    let id = own_webhook(&tenant, &id).await?;
+    let d = tenant.handle.send_test_event(id).await?;
+    Ok(reply(
+        StatusCode::ACCEPTED,
+        TestSent { delivery_id: d.id.to_string(), event_id: d.event_id.to_string(), event: d.event },
+    ))
 }

@@ -19,4 +19,5 @@ mod process;
 mod records;
 mod retention;
 mod schedule;
+mod signatures;
 mod webhooks;

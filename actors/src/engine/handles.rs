@@ -169,6 +169,16 @@ impl TenantHandle {
         self.addr.send(tenant::DeleteContact(id)).await?
     }
 
+    /// Replaces a webhook's secret with a generated one; the old one signs too for 24 hours.
+    pub async fn rotate_webhook_secret(&self, id: Ulid) -> Result<WebhookRecord, EngineError> {
+        self.addr.send(tenant::RotateSecret(id)).await?
+    }
+
+    /// Sends a signed `webhook.test` event to a webhook through the normal delivery path.
+    pub async fn send_test_event(&self, id: Ulid) -> Result<DeliveryRecord, EngineError> {
+        self.addr.send(tenant::SendTestEvent(id)).await?
+    }
+
     /// Starts a new attempt cycle for a finished delivery.
     pub async fn retry_delivery(
         &self,

@@ -47,7 +47,9 @@ pub use records::{render, ContactChanges};
 pub(crate) use records::{DeleteContact, DeleteTemplate, PutContact, PutTemplate};
 pub use send::{choose_phone, SendRequest};
 pub(crate) use send::{AdmitSend, Send, IDEMPOTENCY_WINDOW, NEW_CONTACTS};
-pub(crate) use webhooks::{CreateWebhook, DeleteWebhook, ListWebhooks, RetryDelivery};
+pub(crate) use webhooks::{
+    CreateWebhook, DeleteWebhook, ListWebhooks, RetryDelivery, RotateSecret, SendTestEvent,
+};
 
 /// How often `last_used_at` changes are written back.
 const PERSIST_EVERY: Duration = Duration::from_secs(5);

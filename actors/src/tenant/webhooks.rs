@@ -1,5 +1,5 @@
 //! The tenant's webhook endpoints: registration (URL vetted beforehand), the actor per endpoint,
-//! deletion, and manual retries of a delivery.
+//! deletion, manual retries of a delivery, secret rotation and test events.
 
 use actix::prelude::*;
 use pigeon_storage::model::WebhookRecord;
@@ -54,6 +54,8 @@ impl Handler<CreateWebhook> for TenantActor {
                 url: msg.url,
                 events: msg.events,
                 secret: msg.secret.unwrap_or_else(|| credentials::generate("whsec_")),
+                previous_secret: None,
+                previous_until: None,
                 created_at: self.clock.now(),
             };
             self.store.webhooks().put(&w)?;
@@ -112,6 +114,71 @@ impl Handler<RetryDelivery> for TenantActor {
         Box::pin(async move {
             let addr = addr.ok_or(EngineError::NotFound(Missing::Webhook))?;
             addr.send(webhook::Retry(msg.delivery_id)).await?
+        })
+    }
+}
+
+/// How long a rotated-out secret still signs, beside the new one.
+pub const ROTATION_OVERLAP: chrono::Duration = chrono::Duration::hours(24);
+
+/// Replace an endpoint's secret with a generated one; the old one signs too for 24 hours.
+#[derive(Message)]
+#[rtype(result = "Result<WebhookRecord, EngineError>")]
+pub(crate) struct RotateSecret(pub Ulid);
+
+impl Handler<RotateSecret> for TenantActor {
+    type Result = ResponseFuture<Result<WebhookRecord, EngineError>>;
+
+    fn handle(&mut self, msg: RotateSecret, _: &mut Self::Context) -> Self::Result {
+        let res = (|| {
+            let mut w = self.subs.get(msg.0).ok_or(EngineError::NotFound(Missing::Webhook))?;
+            let new = credentials::generate("whsec_");
+            w.previous_secret = Some(std::mem::replace(&mut w.secret, new));
+            w.previous_until = Some(self.clock.now() + ROTATION_OVERLAP);
+            self.store.webhooks().put(&w)?;
+            self.subs.replace(w.clone());
+            if let Some(addr) = self.subs.addr(w.id) {
+                addr.do_send(webhook::UpdateHook(w.clone()));
+            }
+            Ok(w)
+        })();
+        after_commit(&self.store, res)
+    }
+}
+
+/// Send a signed `webhook.test` event to an endpoint through the normal delivery path.
+#[derive(Message)]
+#[rtype(result = "Result<pigeon_storage::model::DeliveryRecord, EngineError>")]
+pub(crate) struct SendTestEvent(pub Ulid);
+
+impl Handler<SendTestEvent> for TenantActor {
+    type Result = ResponseFuture<Result<pigeon_storage::model::DeliveryRecord, EngineError>>;
+
+    fn handle(&mut self, msg: SendTestEvent, _: &mut Self::Context) -> Self::Result {
+        use pigeon_storage::model::{new_id, DeliveryRecord, DeliveryState};
+        let addr = self.subs.addr(msg.0);
+        let (store, now) = (self.store.clone(), self.clock.now());
+        let tenant_id = self.tenant.id;
+        Box::pin(async move {
+            let addr = addr.ok_or(EngineError::NotFound(Missing::Webhook))?;
+            let event_id = new_id();
+            let d = DeliveryRecord {
+                id: new_id(),
+                tenant_id,
+                webhook_id: msg.0,
+                event_id,
+                event: webhook::TEST_EVENT.into(),
+                payload: webhook::test_payload(event_id, msg.0, now),
+                state: DeliveryState::Pending,
+                cycle: 0,
+                attempts: Vec::new(),
+                next_attempt_at: Some(now),
+                created_at: now,
+            };
+            store.webhooks().put_delivery(&d)?;
+            store.commit().await?;
+            addr.do_send(webhook::Deliver(d.id));
+            Ok(d)
         })
     }
 }

@@ -13,8 +13,11 @@ use pigeon_storage::model::{Attempt, DeliveryRecord, DeliveryState, WebhookRecor
 use pigeon_storage::Store;
 use ulid::Ulid;
 
+use super::signature::{
+    sign, standard_sign, ID_HEADER, SIGNATURE_HEADER, STANDARD_SIGNATURE_HEADER, TIMESTAMP_HEADER,
+};
 use super::vet::{is_public, VettedResolver, PRIVATE_REFUSED};
-use super::{sign, ATTEMPT_TIMEOUT, BACKOFF, SIGNATURE_HEADER};
+use super::{ATTEMPT_TIMEOUT, BACKOFF};
 use crate::clock::SharedClock;
 use crate::error::Missing;
 
@@ -86,7 +89,7 @@ impl WebhookActor {
             self.in_flight.insert(id);
             let at = self.clock.now();
             let started = Instant::now();
-            let fut = self.attempt(d.payload.clone());
+            let fut = self.attempt(d.event_id, d.payload.clone());
             // In flight, the delivery is this actor's alone (a manual retry waits for the
             // outcome), so the record goes along instead of being read again.
             ctx.spawn(fut.into_actor(self).map(move |outcome, act, ctx| {
@@ -97,9 +100,26 @@ impl WebhookActor {
         }
     }
 
+    /// The Standard Webhooks signatures of an attempt at `timestamp`: the current secret's, and
+    /// while a rotation's overlap lasts the previous one's, space-separated; `None` when neither
+    /// secret is a `whsec_` one.
+    fn standard_signatures(&self, id: &str, timestamp: i64, body: &[u8]) -> Option<String> {
+        let previous = self
+            .hook
+            .previous_secret
+            .as_deref()
+            .filter(|_| self.hook.previous_until.is_some_and(|until| self.clock.now() < until));
+        let all: Vec<String> = std::iter::once(self.hook.secret.as_str())
+            .chain(previous)
+            .filter_map(|secret| standard_sign(secret, id, timestamp, body))
+            .collect();
+        (!all.is_empty()).then(|| all.join(" "))
+    }
+
     /// One HTTP attempt: `(status, error kind, snippet)`.
     fn attempt(
         &self,
+        event_id: Ulid,
         body: String,
     ) -> LocalBoxFuture<'static, (Option<u16>, Option<String>, Option<String>)> {
         let literal_private = self
@@ -114,11 +134,18 @@ impl WebhookActor {
             return Box::pin(async { (None, Some(PRIVATE_REFUSED.to_string()), None) });
         }
         let client = self.client.clone().expect("started");
-        let req = client
+        let (id, timestamp) = (event_id.to_string(), self.clock.now().timestamp());
+        let mut req = client
             .post(&self.hook.url)
             .insert_header(("content-type", "application/json"))
             .insert_header((SIGNATURE_HEADER, sign(&self.hook.secret, body.as_bytes())))
             .insert_header(("user-agent", "pigeon-webhooks/0.1"));
+        if let Some(signatures) = self.standard_signatures(&id, timestamp, body.as_bytes()) {
+            req = req
+                .insert_header((ID_HEADER, id))
+                .insert_header((TIMESTAMP_HEADER, timestamp.to_string()))
+                .insert_header((STANDARD_SIGNATURE_HEADER, signatures));
+        }
         let attempt = async move {
             match req.send_body(body).await {
                 Ok(res) => {
@@ -301,6 +328,18 @@ impl Handler<Depth> for WebhookActor {
     type Result = usize;
     fn handle(&mut self, _: Depth, _: &mut Self::Context) -> usize {
         self.ready.len() + self.in_flight.len() + self.due.len()
+    }
+}
+
+/// The endpoint's record changed (a rotated secret): sign with the new one from now on.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub(crate) struct UpdateHook(pub WebhookRecord);
+
+impl Handler<UpdateHook> for WebhookActor {
+    type Result = ();
+    fn handle(&mut self, msg: UpdateHook, _: &mut Self::Context) {
+        self.hook = msg.0;
     }
 }
 

@@ -53,3 +53,18 @@ pub(crate) fn payload(event: &str, event_id: Ulid, m: &MessageRecord, at: DateTi
     };
     serde_json::to_string(&p).expect("payloads serialize")
 }
+
+/// The event a tenant sends itself to check a receiver (`POST /v1/webhooks/{id}/test`).
+pub const TEST_EVENT: &str = "webhook.test";
+
+/// The payload of a test event: the event, its id, the endpoint, a timestamp, and `test: true`.
+pub(crate) fn test_payload(event_id: Ulid, webhook_id: Ulid, at: DateTime<Utc>) -> String {
+    serde_json::json!({
+        "event": TEST_EVENT,
+        "event_id": event_id.to_string(),
+        "webhook_id": webhook_id.to_string(),
+        "timestamp": pigeon_storage::ts::format(&at),
+        "test": true,
+    })
+    .to_string()
+}

@@ -13,11 +13,14 @@ mod vet;
 
 use std::time::Duration;
 
-pub(crate) use actor::{Depth, Resume, Retry, Stop, WebhookActor};
-pub use event::event_of;
+pub(crate) use actor::{Deliver, Depth, Resume, Retry, Stop, UpdateHook, WebhookActor};
+pub(crate) use event::test_payload;
+pub use event::{event_of, TEST_EVENT};
 pub(crate) use outbox::write_with_events;
 pub use outbox::Subscribers;
-pub use signature::{sign, SIGNATURE_HEADER};
+pub use signature::{
+    sign, standard_sign, ID_HEADER, SIGNATURE_HEADER, STANDARD_SIGNATURE_HEADER, TIMESTAMP_HEADER,
+};
 pub use vet::{check_url, is_public};
 
 /// The events a webhook can subscribe to.

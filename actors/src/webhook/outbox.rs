@@ -32,6 +32,18 @@ impl Subscribers {
         Some(v.remove(i))
     }
 
+    /// Replaces an endpoint's record (a rotated secret); its actor is told separately.
+    pub(crate) fn replace(&self, w: WebhookRecord) {
+        if let Some(slot) = self.0.write().unwrap().iter_mut().find(|(old, _)| old.id == w.id) {
+            slot.0 = w;
+        }
+    }
+
+    /// An endpoint's record.
+    pub(crate) fn get(&self, id: Ulid) -> Option<WebhookRecord> {
+        self.0.read().unwrap().iter().find(|(w, _)| w.id == id).map(|(w, _)| w.clone())
+    }
+
     pub(crate) fn list(&self) -> Vec<WebhookRecord> {
         self.0.read().unwrap().iter().map(|(w, _)| w.clone()).collect()
     }

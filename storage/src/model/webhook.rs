@@ -17,6 +17,13 @@ pub struct WebhookRecord {
     pub events: Vec<String>,
     /// Signing secret. Kept in clear: signing needs it (unlike API keys, which are only compared).
     pub secret: String,
+    /// The secret before the last rotation: attempts are signed with it too until
+    /// `previous_until`, so receivers can switch without downtime.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub previous_secret: Option<String>,
+    /// When the previous secret stops signing.
+    #[serde(default, with = "crate::ts::option", skip_serializing_if = "Option::is_none")]
+    pub previous_until: Option<DateTime<Utc>>,
     /// Creation time.
     #[serde(with = "crate::ts")]
     pub created_at: DateTime<Utc>,

@@ -288,6 +288,8 @@ async fn young_work_is_listed_again_after_a_stop() {
             url: "https://example.com/h".into(),
             events: vec!["message.delivered".into()],
             secret: "s".into(),
+            previous_secret: None,
+            previous_until: None,
             created_at: crate::ts::truncate(Utc::now()),
         };
         s.webhooks().put(&hook).unwrap();
