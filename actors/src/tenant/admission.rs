@@ -126,6 +126,9 @@ fn check(
     }
 }
 
+/// Most identity-provider subjects whose rate a tenant actor tracks at once.
+const MAX_SUBJECTS: usize = 10_000;
+
 /// The limiter of an identity-provider subject: the plan's default rate.
 pub(super) fn subject_limiter(plan: Plan, clock: &SharedClock) -> Option<Limiter> {
     let per_minute = NonZeroU32::new(plan.rate_ceiling()?)?;
@@ -168,6 +171,11 @@ impl TenantActor {
                 check(key.limiter.as_ref(), &self.clock)
             }
             Credential::Subject(sub) => {
+                if self.subjects.len() >= MAX_SUBJECTS && !self.subjects.contains_key(sub) {
+                    // Only verified tokens get here, so this takes a provider with that many
+                    // active users of one tenant in memory at once; they start a fresh minute.
+                    self.subjects.clear();
+                }
                 let (plan, clock) = (self.tenant.plan, &self.clock);
                 let limiter =
                     self.subjects.entry(sub.clone()).or_insert_with(|| subject_limiter(plan, clock));

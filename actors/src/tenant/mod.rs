@@ -68,7 +68,7 @@ pub(crate) struct TenantActor {
     /// Unrevoked keys only: a revoked key is forgotten, so it cannot authenticate.
     keys: HashMap<Ulid, KeyState>,
     /// Rate limiters of identity-provider subjects (`sub`), made on first use at the plan's
-    /// default rate. Only verified tokens add entries, so they are bounded by the provider's users.
+    /// default rate; at most `MAX_SUBJECTS` (admission.rs).
     subjects: HashMap<String, Option<Limiter>>,
     month: String,
     calls: u64,
