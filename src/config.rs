@@ -24,6 +24,8 @@ pub struct Settings {
     pub retention: std::time::Duration,
     /// The identity provider whose JWTs stand in for API keys (issue 13), if any.
     pub identity: Option<pigeon_actors::identity::IdentityConfig>,
+    /// Where clients reach the node; an `https://` one makes the dashboard's cookie `Secure`.
+    pub public_url: Option<String>,
 }
 
 impl Settings {
@@ -39,6 +41,7 @@ impl Settings {
             cache_mb: pigeon_actors::storage::DEFAULT_CACHE_MB,
             retention: pigeon_actors::DEFAULT_RETENTION,
             identity: None,
+            public_url: None,
         }
     }
 }

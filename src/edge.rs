@@ -86,10 +86,11 @@ pub async fn catch_panic(
     }
 }
 
+/// True for our own answers: JSON, and the dashboard's HTML pages.
 fn is_json(h: &header::HeaderMap) -> bool {
     h.get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("application/json"))
+        .is_some_and(|v| v.starts_with("application/json") || v.starts_with("text/html"))
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 //! `pigeon-actors`; persistence in `pigeon-storage`. See ARCHITECTURE.md.
 
 pub mod config;
+pub mod dashboard;
 pub mod edge;
 pub mod error;
 pub mod extract;

@@ -98,6 +98,10 @@ struct ServeArgs {
     /// Identity provider: the claim that holds the pigeon tenant id.
     #[arg(long, env = "PIGEON_JWT_TENANT_CLAIM", default_value = "tenant_id")]
     jwt_tenant_claim: String,
+    /// Where clients reach the node, e.g. `https://sms.example.com`; https makes the dashboard's
+    /// session cookie `Secure`.
+    #[arg(long, env = "PIGEON_PUBLIC_URL")]
+    public_url: Option<String>,
     /// Log filter, e.g. `info` or `pigeon=debug,actix_web=warn`.
     #[arg(long, env = "PIGEON_LOG", default_value = "info")]
     log: String,
@@ -185,6 +189,7 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
         cache_mb: args.cache_mb,
         retention: args.retention,
         identity,
+        public_url: args.public_url,
     };
     let app = Application::build(settings, listener, SystemClock::shared()).await?;
     pigeon::restart::watch(app.engine().store_health(), restart_fd)?;

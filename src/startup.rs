@@ -79,13 +79,18 @@ impl Application {
         let port = listener.local_addr()?.port();
         let data = web::Data::new(engine.clone());
         let bench = web::Data::new(crate::routes::health::BenchRoutes(settings.bench_routes));
+        let secure = web::Data::new(crate::dashboard::SecureCookies(
+            settings.public_url.as_deref().is_some_and(|u| u.starts_with("https://")),
+        ));
         let app = move || {
             App::new()
                 .app_data(data.clone())
                 .app_data(bench.clone())
+                .app_data(secure.clone())
                 .app_data(web::PayloadConfig::new(MAX_BODY))
                 .wrap(from_fn(edge::edge))
                 .configure(routes::configure)
+                .configure(crate::dashboard::configure)
                 .default_service(web::to(routes::not_found))
         };
         let workers = settings

@@ -24,6 +24,6 @@ pub use error::StoreError;
 pub use health::{StoreHealth, Writable, FREE_TO_REOPEN};
 pub use store::{
     id_bound, Campaigns, Contacts, Cursor, DueDelivery, HeldMessage, Indexed, KeyLocation, Keys, Messages,
-    Meta, Numbers, PendingWork, PhoneLocation, Phones, Store, Templates, Tenants, Unique, Webhooks,
+    Meta, Numbers, PendingWork, PhoneLocation, Phones, Sessions, Store, Templates, Tenants, Unique, Webhooks,
     DEFAULT_CACHE_MB,
 };

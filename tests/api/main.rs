@@ -5,8 +5,10 @@ mod helpers;
 
 mod agent;
 mod auth;
+mod browser;
 mod campaigns;
 mod crash;
+mod dashboard;
 mod detect;
 mod disk;
 mod envelope;

@@ -7,6 +7,7 @@
 mod handles;
 mod reads;
 mod recover;
+mod sessions;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -35,6 +36,7 @@ use crate::EngineError;
 
 pub use handles::{AgentHandle, TenantHandle};
 pub use reads::{TenantReads, MAX_LIST_READ};
+pub use sessions::{Session, SESSION_IDLE};
 
 /// Work waiting in the engine's actors.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]

@@ -5,6 +5,7 @@ mod campaign;
 mod message;
 mod phone;
 mod records;
+mod session;
 mod tenant;
 mod webhook;
 
@@ -12,6 +13,7 @@ pub use campaign::*;
 pub use message::*;
 pub use phone::*;
 pub use records::*;
+pub use session::*;
 pub use tenant::*;
 pub use webhook::*;
 

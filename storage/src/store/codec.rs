@@ -36,6 +36,7 @@ impl Json for crate::model::IdempotencyRecord {}
 impl Json for crate::model::WebhookRecord {}
 impl Json for crate::model::DetectionRecord {}
 impl Json for crate::model::CampaignRecord {}
+impl Json for crate::model::SessionRecord {}
 /// Templates and contacts.
 impl<T: super::Unique> Json for T {}
 

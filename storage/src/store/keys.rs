@@ -72,6 +72,11 @@ impl Keys {
         all_of(&self.keys, "keys", tenant)
     }
 
+    /// One key of a tenant, revoked or not.
+    pub fn get(&self, tenant: Ulid, id: Ulid) -> Result<Option<ApiKeyRecord>, StoreError> {
+        super::get_of(&self.keys, "keys", tenant, id)
+    }
+
     /// Where a credential hash (hex) may belong.
     pub fn by_hash(&self, hash_hex: &str) -> Result<Option<KeyLocation>, StoreError> {
         let Some(k) = hash_index(hash_hex) else { return Ok(None) };

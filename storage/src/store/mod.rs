@@ -16,6 +16,7 @@ mod numbers;
 mod phones;
 mod records;
 mod retention;
+mod sessions;
 mod tenants;
 mod tree;
 mod webhooks;
@@ -40,6 +41,7 @@ pub use numbers::Numbers;
 pub use phones::{PhoneLocation, Phones};
 pub use records::{Contacts, Indexed, Templates, Unique};
 pub use retention::{id_bound, Cursor};
+pub use sessions::Sessions;
 pub use tenants::Tenants;
 pub use webhooks::{DueDelivery, Webhooks};
 
@@ -65,6 +67,7 @@ struct Inner {
     templates: Templates,
     contacts: Contacts,
     campaigns: Campaigns,
+    sessions: Sessions,
     /// Declared before the committer: it stops first, so the final flush covers its writes.
     _ticker: mark::Ticker,
     committer: Committer,
@@ -133,6 +136,7 @@ impl Store {
                 templates: Templates::open(&trees, "templates", "template_names")?,
                 contacts: Contacts::open(&trees, "contacts", "contact_phones")?,
                 campaigns: Campaigns::open(&trees)?,
+                sessions: Sessions::open(&trees)?,
                 _ticker: ticker,
                 writes,
                 health,
@@ -235,6 +239,11 @@ impl Store {
     /// Campaigns, their recipient lists and the messages they made.
     pub fn campaigns(&self) -> &Campaigns {
         &self.inner.campaigns
+    }
+
+    /// Dashboard sessions.
+    pub fn sessions(&self) -> &Sessions {
+        &self.inner.sessions
     }
 
     /// Writes a newly accepted message with what it changes (the recipient's record, the

@@ -1,0 +1,231 @@
+//! The dashboard, first slice: sign-in with an API key, an identity provider's token or the
+//! operator token; sessions in an HttpOnly, SameSite=Strict cookie (the store keeps only their
+//! hash); a CSRF token on every form; and the tenant's Overview. Server-rendered HTML (maud),
+//! no script, nothing fetched from elsewhere. Pages read through the engine like the API does and
+//! count against no rate limit or quota.
+
+use actix_web::cookie::{Cookie, SameSite};
+use actix_web::http::{header, StatusCode};
+use actix_web::{web, HttpRequest, HttpResponse};
+use maud::{html, Markup, DOCTYPE};
+use pigeon_actors::storage::model::SessionPrincipal;
+use pigeon_actors::{Engine, EngineError, Session};
+use serde::Deserialize;
+
+/// The session cookie.
+pub const COOKIE: &str = "pigeon_session";
+
+/// Registers the dashboard's pages under `/dashboard`.
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.service(
+        web::scope("/dashboard")
+            .route("/login", web::get().to(login_page))
+            .route("/login", web::post().to(login))
+            .route("/logout", web::post().to(logout))
+            .route("/", web::get().to(overview))
+            .route("", web::get().to(overview)),
+    );
+}
+
+/// Whether cookies get `Secure` (the node is served over https).
+#[derive(Clone, Copy)]
+pub struct SecureCookies(pub bool);
+
+fn page(title: &str, session: Option<&Session>, body: Markup) -> Markup {
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                title { (title) " · pigeon" }
+                style { (maud::PreEscaped(STYLE)) }
+            }
+            body {
+                header {
+                    strong { "pigeon" }
+                    @if let Some(s) = session {
+                        nav aria-label="Main" {
+                            a href="/dashboard/" { "Overview" }
+                            form method="post" action="/dashboard/logout" {
+                                input type="hidden" name="csrf" value=(s.csrf);
+                                button type="submit" { "Sign out" }
+                            }
+                        }
+                    }
+                }
+                main { h1 { (title) } (body) }
+            }
+        }
+    }
+}
+
+const STYLE: &str = "body{font:16px/1.5 system-ui,sans-serif;margin:0;color:#1b1b1b}\
+header{display:flex;gap:1.5rem;align-items:center;padding:.75rem 1.5rem;background:#1d3557;color:#fff}\
+header nav{display:flex;gap:1rem;align-items:center}header a{color:#fff}\
+header form{margin:0}main{padding:1rem 1.5rem;max-width:60rem}\
+table{border-collapse:collapse}td,th{border:1px solid #999;padding:.3rem .6rem;text-align:left}\
+.error{border-left:4px solid #b00020;padding:.4rem .8rem;background:#fdecee}\
+label{display:block;font-weight:600;margin:.5rem 0 .25rem}input[type=password]{width:28rem;max-width:100%;padding:.4rem}\
+button{padding:.4rem 1rem;margin-top:.5rem}";
+
+fn html_response(status: StatusCode, m: Markup) -> HttpResponse {
+    HttpResponse::build(status).content_type("text/html; charset=utf-8").body(m.into_string())
+}
+
+fn login_form(message: Option<&str>) -> Markup {
+    page(
+        "Sign in",
+        None,
+        html! {
+            @if let Some(m) = message { p.error role="alert" { (m) } }
+            form method="post" action="/dashboard/login" {
+                label for="key" { "API key" }
+                input id="key" name="key" type="password" autocomplete="off" required;
+                div { button type="submit" { "Sign in" } }
+            }
+            p { "A live or test API key, a token of your identity provider, or the operator token." }
+        },
+    )
+}
+
+async fn login_page() -> HttpResponse {
+    html_response(StatusCode::OK, login_form(None))
+}
+
+#[derive(Deserialize)]
+struct LoginForm {
+    key: String,
+}
+
+/// Sends the browser to `to` (303: the next request is a GET).
+fn see_other(to: &str) -> HttpResponse {
+    HttpResponse::SeeOther().insert_header((header::LOCATION, to)).finish()
+}
+
+async fn login(
+    engine: web::Data<Engine>,
+    secure: web::Data<SecureCookies>,
+    form: Result<web::Form<LoginForm>, actix_web::Error>,
+) -> HttpResponse {
+    let Ok(form) = form else {
+        return html_response(StatusCode::BAD_REQUEST, login_form(Some("Enter an API key.")));
+    };
+    match engine.sign_in(&form.key).await {
+        Ok((id, _)) => {
+            let cookie = Cookie::build(COOKIE, id)
+                .path("/dashboard")
+                .http_only(true)
+                .same_site(SameSite::Strict)
+                .secure(secure.0)
+                .finish();
+            let mut res = see_other("/dashboard/");
+            let _ = res.add_cookie(&cookie);
+            res
+        }
+        Err(e) => {
+            let why = match e {
+                EngineError::KeyInactive => "This key has been deactivated.".to_owned(),
+                EngineError::TenantSuspended => "This account has been suspended.".to_owned(),
+                EngineError::IdentityUnavailable => {
+                    "The identity provider cannot be reached; try again shortly.".to_owned()
+                }
+                EngineError::InvalidToken(why) => format!("That token was refused: {why}."),
+                EngineError::Store(_) => "The server cannot sign you in right now.".to_owned(),
+                _ => "That key is not valid.".to_owned(),
+            };
+            html_response(StatusCode::UNAUTHORIZED, login_form(Some(&why)))
+        }
+    }
+}
+
+/// The session of the request's cookie, if it is live.
+fn session(engine: &Engine, req: &HttpRequest) -> Option<(String, Session)> {
+    let id = req.cookie(COOKIE)?.value().to_owned();
+    let s = engine.session(&id).ok()?;
+    Some((id, s))
+}
+
+#[derive(Deserialize)]
+struct CsrfForm {
+    csrf: String,
+}
+
+async fn logout(
+    engine: web::Data<Engine>,
+    req: HttpRequest,
+    form: Result<web::Form<CsrfForm>, actix_web::Error>,
+) -> HttpResponse {
+    let Some((id, s)) = session(&engine, &req) else { return see_other("/dashboard/login") };
+    let valid = form.is_ok_and(|f| pigeon_actors::credentials::hashes_match(&f.csrf, &s.csrf));
+    if !valid {
+        return html_response(
+            StatusCode::FORBIDDEN,
+            page(
+                "Refused",
+                Some(&s),
+                html! { p.error role="alert" { "The form was stale; nothing changed." } },
+            ),
+        );
+    }
+    let _ = engine.sign_out(&id).await;
+    let mut res = see_other("/dashboard/login");
+    let mut gone = Cookie::build(COOKIE, "").path("/dashboard").finish();
+    gone.make_removal();
+    let _ = res.add_cookie(&gone);
+    res
+}
+
+async fn overview(engine: web::Data<Engine>, req: HttpRequest) -> HttpResponse {
+    let Some((_, s)) = session(&engine, &req) else { return see_other("/dashboard/login") };
+    let Some(tenant) = s.tenant() else {
+        let body = html! { p { "You are signed in as the operator. The operator's pages come next." } };
+        return html_response(StatusCode::OK, page("Operator", Some(&s), body));
+    };
+    let (record, usage) = match engine.tenant_view(tenant) {
+        Ok(v) => v,
+        Err(_) => {
+            return html_response(StatusCode::SERVICE_UNAVAILABLE, page("Overview", Some(&s), unavailable()))
+        }
+    };
+    let phones = match engine.tenant(tenant) {
+        Ok(h) => h.phones().await.unwrap_or_default(),
+        Err(_) => Vec::new(),
+    };
+    let who = match &s.principal {
+        SessionPrincipal::Key { .. } => "an API key",
+        SessionPrincipal::Subject { .. } => "your identity provider",
+        SessionPrincipal::Operator => "the operator token",
+    };
+    let calls_limit = record.effective_monthly_calls().map_or("unlimited".to_owned(), |l| l.to_string());
+    let body = html! {
+        p { "Account " strong { (record.name) } " (" code { (record.id) } "), signed in with " (who) "." }
+        table {
+            caption { "Usage" }
+            tr { th scope="row" { "Plan" } td { (format!("{:?}", record.plan).to_lowercase()) } }
+            tr { th scope="row" { "Status" } td { (format!("{:?}", record.status).to_lowercase()) } }
+            tr { th scope="row" { "API calls this month" } td { (usage.api_calls_this_month) " of " (calls_limit) } }
+            tr { th scope="row" { "New contacts today" } td { (usage.new_contacts_today) " of " (record.effective_new_contacts()) } }
+        }
+        h2 { "Phones" }
+        @if phones.is_empty() {
+            p { "No phones yet: the operator adds them." }
+        } @else {
+            table {
+                tr { th scope="col" { "Number" } th scope="col" { "Online" } th scope="col" { "Sent today" } }
+                @for p in &phones {
+                    tr {
+                        td { (p.record.number) }
+                        td { @if p.online { "online" } @else { "offline" } }
+                        td { (p.sent_today) " of " (p.record.daily_limit) }
+                    }
+                }
+            }
+        }
+    };
+    html_response(StatusCode::OK, page("Overview", Some(&s), body))
+}
+
+fn unavailable() -> Markup {
+    html! { p.error role="alert" { "This page cannot be shown right now; try again shortly." } }
+}

@@ -1,0 +1,98 @@
+//! The dashboard in a real browser: Debian's Chromium, headless, driven through ChromeDriver
+//! (WebDriver) by fantoccini. `.ci/run` installs both when missing. Screenshots of each page are
+//! saved under `target/screenshots/` to be looked at.
+
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use fantoccini::{Client, ClientBuilder, Locator};
+
+use crate::helpers::*;
+
+/// ChromeDriver on a free port, killed when dropped.
+struct Driver(Child);
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+async fn browser() -> (Driver, Client) {
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let child = Command::new("chromedriver")
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("chromedriver (Debian's chromium-driver; .ci/run installs it)");
+    let driver = Driver(child);
+    let caps = serde_json::json!({"goog:chromeOptions": {"binary": "/usr/bin/chromium", "args": [
+        "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+        "--disable-background-networking", "--disable-component-update", "--no-first-run",
+        "--disable-sync", "--window-size=1100,800"]}});
+    let caps: serde_json::Map<String, serde_json::Value> = serde_json::from_value(caps).unwrap();
+    for _ in 0..100 {
+        let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+        match ClientBuilder::new(connector)
+            .capabilities(caps.clone())
+            .connect(&format!("http://127.0.0.1:{port}"))
+            .await
+        {
+            Ok(c) => return (driver, c),
+            Err(_) => actix_web::rt::time::sleep(Duration::from_millis(100)).await,
+        }
+    }
+    panic!("chromedriver did not answer");
+}
+
+async fn shot(c: &Client, name: &str) {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/screenshots");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join(format!("{name}.png")), c.screenshot().await.unwrap()).unwrap();
+}
+
+async fn sign_in_with(c: &Client, base: &str, value: &str) {
+    c.goto(&format!("{base}/dashboard/login")).await.unwrap();
+    c.find(Locator::Css("input#key")).await.unwrap().send_keys(value).await.unwrap();
+    c.find(Locator::XPath("//button[text()='Sign in']")).await.unwrap().click().await.unwrap();
+}
+
+async fn text(c: &Client) -> String {
+    c.find(Locator::Css("body")).await.unwrap().text().await.unwrap()
+}
+
+#[actix_web::test]
+async fn sign_in_see_the_overview_and_sign_out_in_chromium() {
+    let app = spawn_app().await;
+    let t = app.create_tenant("starter").await;
+    app.sim_phone(&t.id, "+15550100001", 0).await;
+    app.send_ok(&t.live, "+14155550100").await;
+    let (_driver, c) = browser().await;
+
+    // A wrong value: the form again, with its message.
+    sign_in_with(&c, &app.base, "svc_live_wrong").await;
+    c.wait().for_element(Locator::Css("p.error")).await.unwrap();
+    let page = text(&c).await;
+    assert!(page.contains("That key is not valid."), "{page}");
+    assert!(c.find(Locator::Css("label[for=key]")).await.unwrap().text().await.unwrap() == "API key");
+    shot(&c, "login-refused").await;
+
+    // The key: the Overview, with the month's calls and the phone.
+    sign_in_with(&c, &app.base, &t.live).await;
+    c.wait().for_element(Locator::Css("table caption")).await.unwrap();
+    assert!(c.current_url().await.unwrap().path() == "/dashboard/");
+    let page = text(&c).await;
+    assert!(page.contains("API calls this month") && page.contains("+15550100001"), "{page}");
+    assert!(page.contains("1 of 300"), "the phone's sent today: {page}");
+    shot(&c, "overview").await;
+
+    // Signing out comes back to the form; the Overview is closed again.
+    c.find(Locator::XPath("//button[text()='Sign out']")).await.unwrap().click().await.unwrap();
+    c.wait().for_element(Locator::Css("input#key")).await.unwrap();
+    assert_eq!(c.current_url().await.unwrap().path(), "/dashboard/login");
+    c.goto(&format!("{}/dashboard/", app.base)).await.unwrap();
+    assert_eq!(c.current_url().await.unwrap().path(), "/dashboard/login");
+    c.close().await.unwrap();
+}

@@ -1,0 +1,125 @@
+//! The dashboard over plain HTTP: the session cookie's flags, sign-in refusals that answer the
+//! form again, a form without its CSRF token that changes nothing, and sessions that end when
+//! their key is revoked or their tenant suspended. `browser.rs` drives the same pages in Chromium.
+
+use serde_json::json;
+
+use crate::helpers::*;
+
+/// A client that keeps no cookies and follows no redirects, so each answer can be read as is.
+fn client() -> awc::Client {
+    awc::Client::builder().disable_redirects().finish()
+}
+
+/// Signs in with `key`: the answer's status, its `Set-Cookie`, and the body.
+async fn sign_in(base: &str, key: &str) -> (u16, Option<String>, String) {
+    let mut r = client().post(format!("{base}/dashboard/login")).send_form(&[("key", key)]).await.unwrap();
+    let cookie = r.headers().get("set-cookie").map(|v| v.to_str().unwrap().to_owned());
+    let body = String::from_utf8_lossy(&r.body().await.unwrap()).into_owned();
+    (r.status().as_u16(), cookie, body)
+}
+
+/// GETs a page with the session cookie `cookie` (`name=value`): status, `Location`, body.
+async fn get(base: &str, path: &str, cookie: &str) -> (u16, Option<String>, String) {
+    let mut r = client().get(format!("{base}{path}")).insert_header(("Cookie", cookie)).send().await.unwrap();
+    let loc = r.headers().get("location").map(|v| v.to_str().unwrap().to_owned());
+    let body = String::from_utf8_lossy(&r.body().await.unwrap()).into_owned();
+    (r.status().as_u16(), loc, body)
+}
+
+fn session_cookie(set_cookie: &str) -> String {
+    set_cookie.split(';').next().unwrap().to_owned()
+}
+
+fn csrf(page: &str) -> String {
+    let at = page.find("name=\"csrf\" value=\"").expect("a CSRF field") + "name=\"csrf\" value=\"".len();
+    page[at..].split('"').next().unwrap().to_owned()
+}
+
+#[actix_web::test]
+async fn sessions_are_http_only_strict_cookies_and_end_with_their_key_or_tenant() {
+    let app = spawn_app().await;
+    let t = app.create_tenant("starter").await;
+    let base = app.base.clone();
+
+    // A wrong value: the form again, with a message; no cookie.
+    let (status, cookie, body) = sign_in(&base, "svc_live_not-a-real-key").await;
+    assert_eq!(status, 401);
+    assert!(cookie.is_none());
+    assert!(
+        body.contains("That key is not valid.") && body.contains("<label for=\"key\">API key</label>"),
+        "{body}"
+    );
+
+    let (status, cookie, _) = sign_in(&base, &t.live).await;
+    assert_eq!(status, 303);
+    let set = cookie.expect("a session cookie");
+    for flag in ["HttpOnly", "SameSite=Strict", "Path=/dashboard"] {
+        assert!(set.contains(flag), "{flag} in {set}");
+    }
+    assert!(!set.contains("Secure"), "no Secure without an https public URL: {set}");
+    let c = session_cookie(&set);
+    let (status, _, page) = get(&base, "/dashboard/", &c).await;
+    assert_eq!(status, 200);
+    assert!(page.contains("API calls this month") && page.contains("starter"), "{page}");
+    // Dashboard pages count against nothing.
+    let calls = app.get_tenant(&t.id).await.data()["usage"]["api_calls_this_month"].as_u64().unwrap();
+    for _ in 0..3 {
+        get(&base, "/dashboard/", &c).await;
+    }
+    assert_eq!(app.get_tenant(&t.id).await.data()["usage"]["api_calls_this_month"].as_u64().unwrap(), calls);
+
+    // Sign out without the CSRF token: refused, nothing changes.
+    let r = client()
+        .post(format!("{base}/dashboard/logout"))
+        .insert_header(("Cookie", c.as_str()))
+        .send_form(&[("csrf", "forged")])
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 403);
+    assert_eq!(get(&base, "/dashboard/", &c).await.0, 200, "still signed in");
+    // With it: signed out, and the old cookie opens nothing.
+    let token = csrf(&page);
+    let r = client()
+        .post(format!("{base}/dashboard/logout"))
+        .insert_header(("Cookie", c.as_str()))
+        .send_form(&[("csrf", token.as_str())])
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 303);
+    let (status, to, _) = get(&base, "/dashboard/", &c).await;
+    assert_eq!((status, to.as_deref()), (303, Some("/dashboard/login")));
+
+    // A revoked key ends its session at once.
+    let k = app.create_key(&t.live, json!({"name": "dash"})).await.expect(201, None);
+    let (kid, key) =
+        (k.data()["id"].as_str().unwrap().to_owned(), k.data()["key"].as_str().unwrap().to_owned());
+    let c = session_cookie(&sign_in(&base, &key).await.1.unwrap());
+    assert_eq!(get(&base, "/dashboard/", &c).await.0, 200);
+    app.revoke_key(&t.live, &kid).await.expect(200, None);
+    assert_eq!(get(&base, "/dashboard/", &c).await.1.as_deref(), Some("/dashboard/login"));
+    // So does a suspended tenant; and it cannot sign in again.
+    let c = session_cookie(&sign_in(&base, &t.live).await.1.unwrap());
+    app.patch_tenant(&t.id, json!({"status": "suspended"})).await.expect(200, None);
+    assert_eq!(get(&base, "/dashboard/", &c).await.1.as_deref(), Some("/dashboard/login"));
+    let (status, _, body) = sign_in(&base, &t.live).await;
+    assert_eq!(status, 401);
+    assert!(body.contains("suspended"), "{body}");
+    // The operator token opens the operator's side.
+    let c = session_cookie(&sign_in(&base, ADMIN).await.1.unwrap());
+    assert!(get(&base, "/dashboard/", &c).await.2.contains("operator"));
+}
+
+#[actix_web::test]
+async fn an_idle_session_ends_after_12_hours_and_https_makes_the_cookie_secure() {
+    let app = spawn_app_configured(|s| s.public_url = Some("https://sms.example.com".into())).await;
+    let t = app.create_tenant("starter").await;
+    let (_, set, _) = sign_in(&app.base, &t.live).await;
+    let set = set.unwrap();
+    assert!(set.contains("Secure"), "{set}");
+    let c = session_cookie(&set);
+    app.clock.advance(std::time::Duration::from_secs(11 * 3600));
+    assert_eq!(get(&app.base, "/dashboard/", &c).await.0, 200, "11 h idle: still on (and seen again)");
+    app.clock.advance(std::time::Duration::from_secs(12 * 3600 + 60));
+    assert_eq!(get(&app.base, "/dashboard/", &c).await.1.as_deref(), Some("/dashboard/login"));
+}
