@@ -68,7 +68,8 @@ async fn sign_in_see_the_overview_and_sign_out_in_chromium() {
     let app = spawn_app().await;
     let t = app.create_tenant("starter").await;
     app.sim_phone(&t.id, "+15550100001", 0).await;
-    app.send_ok(&t.live, "+14155550100").await;
+    let delivered = app.send_ok(&t.live, "+14155550100").await;
+    app.wait_status(&t.live, &delivered, "delivered").await;
     let (_driver, c) = browser().await;
 
     // A wrong value: the form again, with its message.
@@ -87,6 +88,33 @@ async fn sign_in_see_the_overview_and_sign_out_in_chromium() {
     assert!(page.contains("API calls this month") && page.contains("+15550100001"), "{page}");
     assert!(page.contains("1 of 300"), "the phone's sent today: {page}");
     shot(&c, "overview").await;
+
+    // Messages, newest first: a test message that failed, then the delivered one; each opens its
+    // timeline.
+    let failed = app
+        .send(&t.test, serde_json::json!({"to": "+15005550001", "body": "will bounce"}))
+        .await
+        .expect(202, None);
+    let failed = failed.data()["message_id"].as_str().unwrap().to_owned();
+    app.wait_status(&t.test, &failed, "failed").await;
+    c.find(Locator::LinkText("Messages")).await.unwrap().click().await.unwrap();
+    c.wait().for_element(Locator::Css("table caption")).await.unwrap();
+    let rows = c.find_all(Locator::Css("table tr")).await.unwrap();
+    assert_eq!(rows.len(), 3, "a header and two messages");
+    let first = rows[1].text().await.unwrap();
+    assert!(first.contains("failed (test)") && first.contains("will bounce"), "newest first: {first}");
+    shot(&c, "messages").await;
+    rows[1].find(Locator::Css("a")).await.unwrap().click().await.unwrap();
+    c.wait().for_element(Locator::Css("ol")).await.unwrap();
+    let page = text(&c).await;
+    assert!(page.contains("Failure reason") && page.contains("Carrier rejected"), "{page}");
+    assert!(page.contains("DELIVERY_FAILED") && page.contains("Failed 20"), "{page}");
+    shot(&c, "message-failed").await;
+    // The filter: delivered only.
+    c.goto(&format!("{}/dashboard/messages?status=delivered", app.base)).await.unwrap();
+    let rows = c.find_all(Locator::Css("table tr")).await.unwrap();
+    assert_eq!(rows.len(), 2);
+    assert!(rows[1].text().await.unwrap().contains("delivered"));
 
     // Signing out comes back to the form; the Overview is closed again.
     c.find(Locator::XPath("//button[text()='Sign out']")).await.unwrap().click().await.unwrap();

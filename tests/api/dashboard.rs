@@ -62,6 +62,22 @@ async fn sessions_are_http_only_strict_cookies_and_end_with_their_key_or_tenant(
     let (status, _, page) = get(&base, "/dashboard/", &c).await;
     assert_eq!(status, 200);
     assert!(page.contains("API calls this month") && page.contains("starter"), "{page}");
+    // Another tenant's message is not found here; this tenant's is.
+    let other = app.create_tenant("starter").await;
+    let theirs =
+        app.send(&other.test, json!({"to": "+14155550100", "body": "theirs"})).await.expect(202, None);
+    let theirs = theirs.data()["message_id"].as_str().unwrap().to_owned();
+    let (status, _, body) = get(&base, &format!("/dashboard/messages/{theirs}"), &c).await;
+    assert_eq!(status, 404);
+    assert!(!body.contains("theirs"), "{body}");
+    let ours = app.send(&t.test, json!({"to": "+14155550100", "body": "ours"})).await.expect(202, None);
+    let ours = ours.data()["message_id"].as_str().unwrap().to_owned();
+    let (status, _, body) = get(&base, &format!("/dashboard/messages/{ours}"), &c).await;
+    assert_eq!(status, 200);
+    assert!(body.contains("ours"), "{body}");
+    assert_eq!(get(&base, "/dashboard/messages/not-an-id", &c).await.0, 404);
+    let (_, _, list) = get(&base, "/dashboard/messages?status=lost&to=%3Cscript%3E", &c).await;
+    assert!(list.contains("&lt;script&gt;") && !list.contains("<script>"), "escaped: {list}");
     // Dashboard pages count against nothing.
     let calls = app.get_tenant(&t.id).await.data()["usage"]["api_calls_this_month"].as_u64().unwrap();
     for _ in 0..3 {

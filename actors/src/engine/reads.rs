@@ -50,6 +50,16 @@ impl TenantReads<'_> {
         Ok(self.store.messages().page(self.tenant, after, limit, MAX_LIST_READ, keep)?)
     }
 
+    /// The same newest first, before `before` (the dashboard's lists).
+    pub fn messages_newest(
+        &self,
+        before: Option<Ulid>,
+        limit: usize,
+        keep: impl Fn(&MessageRecord) -> bool,
+    ) -> Result<(Vec<MessageRecord>, Option<Ulid>), EngineError> {
+        Ok(self.store.messages().page_newest(self.tenant, before, limit, MAX_LIST_READ, keep)?)
+    }
+
     /// One template.
     pub fn template(&self, id: Ulid) -> Result<TemplateRecord, EngineError> {
         self.store.templates().get(self.tenant, id)?.ok_or(EngineError::NotFound(Missing::Template))

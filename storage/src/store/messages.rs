@@ -179,6 +179,41 @@ impl Messages {
         Ok((out, if records.next().is_some() { last_read } else { None }))
     }
 
+    /// The same newest first: messages before `before` (all when `None`), read backwards with
+    /// the same read limit and cursor (the dashboard's lists).
+    pub fn page_newest(
+        &self,
+        tenant: Ulid,
+        before: Option<Ulid>,
+        limit: usize,
+        max_read: usize,
+        keep: impl Fn(&MessageRecord) -> bool,
+    ) -> Result<(Vec<MessageRecord>, Option<Ulid>), StoreError> {
+        let start = Bound::Included(tkey(tenant, &[]));
+        let end = match before {
+            Some(b) => Bound::Excluded(tkey(tenant, &b.to_bytes())),
+            None => match u128::from(tenant).checked_add(1) {
+                Some(next) => Bound::Excluded(Ulid::from(next).to_bytes().to_vec()),
+                None => Bound::Unbounded,
+            },
+        };
+        let mut out = Vec::new();
+        let mut records = self.messages.range::<Vec<u8>, _>((start, end)).rev();
+        let mut last_read = None;
+        for _ in 0..max_read {
+            let Some(kv) = records.next() else { return Ok((out, None)) };
+            let m: MessageRecord = decode("messages", &kv?.1)?;
+            last_read = Some(m.id);
+            if keep(&m) {
+                out.push(m);
+                if out.len() >= limit {
+                    return Ok((out, None));
+                }
+            }
+        }
+        Ok((out, if records.next().is_some() { last_read } else { None }))
+    }
+
     /// Every message still owed by a phone (or a test completion), phone by phone, oldest first.
     pub fn pending(&self) -> Result<Vec<PendingWork>, StoreError> {
         Ok(self
