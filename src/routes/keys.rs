@@ -109,6 +109,24 @@ pub struct Revoked {
     pub revoked: bool,
 }
 
+/// Checks a new key's name (1–100 characters, trimmed) and environment (the caller's when not
+/// given; a test caller makes only test keys). The API and the dashboard both ask this.
+pub fn new_key_request(
+    name: &str,
+    asked: Option<Environment>,
+    caller: Environment,
+) -> Result<(String, Environment), ApiError> {
+    let name = name.trim().to_owned();
+    if name.is_empty() || name.chars().count() > 100 {
+        return Err(ApiError::Validation("name: must be 1 to 100 characters".into()));
+    }
+    let environment = asked.unwrap_or(caller);
+    if caller == Environment::Test && environment == Environment::Live {
+        return Err(ApiError::Validation("environment: a test key can create only test keys".into()));
+    }
+    Ok((name, environment))
+}
+
 /// Creates a key for the caller's tenant.
 #[utoipa::path(post, path = "/v1/api-keys", tag = "api keys", security(("api_key" = [])),
     request_body = CreateKey,
@@ -119,14 +137,7 @@ pub async fn create(
     body: Result<Json<CreateKey>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let Json(body) = body?;
-    let name = body.name.trim().to_owned();
-    if name.is_empty() || name.chars().count() > 100 {
-        return Err(ApiError::Validation("name: must be 1 to 100 characters".into()));
-    }
-    let environment = body.environment.unwrap_or(tenant.environment);
-    if tenant.environment == Environment::Test && environment == Environment::Live {
-        return Err(ApiError::Validation("environment: a test key can create only test keys".into()));
-    }
+    let (name, environment) = new_key_request(&body.name, body.environment, tenant.environment)?;
     let key = tenant.handle.create_key(name, body.rate_limit, environment).await?;
     Ok(reply(StatusCode::CREATED, KeyCreated::from(key)))
 }

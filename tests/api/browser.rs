@@ -116,11 +116,42 @@ async fn sign_in_see_the_overview_and_sign_out_in_chromium() {
     assert_eq!(rows.len(), 2);
     assert!(rows[1].text().await.unwrap().contains("delivered"));
 
+    // API keys: create one (shown once), then revoke it after a confirmation.
+    c.find(Locator::LinkText("API keys")).await.unwrap().click().await.unwrap();
+    c.wait().for_element(Locator::Css("input#name")).await.unwrap();
+    c.find(Locator::Css("input#name")).await.unwrap().send_keys("from the dashboard").await.unwrap();
+    c.find(Locator::XPath("//button[text()='Create key']")).await.unwrap().click().await.unwrap();
+    c.wait().for_element(Locator::Css("code#new-key")).await.unwrap();
+    let made = c.find(Locator::Css("code#new-key")).await.unwrap().text().await.unwrap();
+    assert!(made.starts_with("svc_live_"), "{made}");
+    app.list_keys(&made).await.expect(200, None); // it works on the API
+    shot(&c, "key-created").await;
+    c.goto(&format!("{}/dashboard/keys", app.base)).await.unwrap();
+    assert!(!text(&c).await.contains(&made), "shown once only");
+    c.find(Locator::LinkText("Revoke from the dashboard")).await.unwrap().click().await.unwrap();
+    c.wait().for_element(Locator::XPath("//button[text()='Revoke']")).await.unwrap();
+    shot(&c, "key-revoke-confirm").await;
+    c.find(Locator::XPath("//button[text()='Revoke']")).await.unwrap().click().await.unwrap();
+    c.wait().for_element(Locator::Css("input#name")).await.unwrap();
+    assert!(!text(&c).await.contains("from the dashboard"));
+    app.list_keys(&made).await.expect(401, Some("INVALID_API_KEY"));
+
     // Signing out comes back to the form; the Overview is closed again.
     c.find(Locator::XPath("//button[text()='Sign out']")).await.unwrap().click().await.unwrap();
     c.wait().for_element(Locator::Css("input#key")).await.unwrap();
     assert_eq!(c.current_url().await.unwrap().path(), "/dashboard/login");
     c.goto(&format!("{}/dashboard/", app.base)).await.unwrap();
+    assert_eq!(c.current_url().await.unwrap().path(), "/dashboard/login");
+
+    // A session whose key is revoked is sent back to sign-in.
+    let k = app.create_key(&t.live, serde_json::json!({"name": "short-lived"})).await.expect(201, None);
+    let (kid, key) =
+        (k.data()["id"].as_str().unwrap().to_owned(), k.data()["key"].as_str().unwrap().to_owned());
+    sign_in_with(&c, &app.base, &key).await;
+    c.wait().for_element(Locator::Css("table caption")).await.unwrap();
+    app.revoke_key(&t.live, &kid).await.expect(200, None);
+    c.goto(&format!("{}/dashboard/messages", app.base)).await.unwrap();
+    c.wait().for_element(Locator::Css("input#key")).await.unwrap();
     assert_eq!(c.current_url().await.unwrap().path(), "/dashboard/login");
     c.close().await.unwrap();
 }
