@@ -26,6 +26,9 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route("/", web::get().to(overview))
             .route("/messages", web::get().to(messages))
             .route("/messages/{id}", web::get().to(message))
+            .route("/webhooks", web::get().to(webhooks))
+            .route("/webhooks/{id}", web::get().to(webhook_log))
+            .route("/webhooks/{id}/deliveries/{delivery}/retry", web::post().to(retry_delivery))
             .route("/keys", web::get().to(keys))
             .route("/keys", web::post().to(create_key))
             .route("/keys/{id}/revoke", web::get().to(confirm_revoke))
@@ -56,6 +59,7 @@ fn page(title: &str, session: Option<&Session>, body: Markup) -> Markup {
                             a href="/dashboard/" { "Overview" }
                             @if s.tenant().is_some() {
                                 a href="/dashboard/messages" { "Messages" }
+                                a href="/dashboard/webhooks" { "Webhooks" }
                                 a href="/dashboard/keys" { "API keys" }
                             }
                             form method="post" action="/dashboard/logout" {
@@ -539,4 +543,117 @@ async fn revoke(
     }
     // The session's own key may be the one revoked: the next page tells.
     see_other("/dashboard/keys")
+}
+
+/// Deliveries shown on an endpoint's page.
+const DELIVERIES_SHOWN: usize = 50;
+
+async fn webhooks(engine: web::Data<Engine>, req: HttpRequest) -> HttpResponse {
+    let Some((_, s)) = session(&engine, &req) else { return see_other("/dashboard/login") };
+    let Some(tenant) = s.tenant() else { return see_other("/dashboard/") };
+    let list = match engine.tenant(tenant) {
+        Ok(h) => h.webhooks().await.unwrap_or_default(),
+        Err(_) => Vec::new(),
+    };
+    let body = html! {
+        @if list.is_empty() {
+            p { "No webhooks yet: register one with " code { "POST /v1/webhooks" } "." }
+        } @else {
+            table {
+                caption { "Endpoints" }
+                tr { th scope="col" { "URL" } th scope="col" { "Events" } th scope="col" { "Secret" } th scope="col" { "" } }
+                @for w in &list {
+                    tr {
+                        td { (w.url) }
+                        td { (w.events.join(", ")) }
+                        td { code { (pigeon_actors::credentials::hint(&w.secret)) } }
+                        td { a href={ "/dashboard/webhooks/" (w.id) } { "Delivery log" } }
+                    }
+                }
+            }
+        }
+    };
+    html_response(StatusCode::OK, page("Webhooks", Some(&s), body))
+}
+
+async fn webhook_log(engine: web::Data<Engine>, req: HttpRequest, id: web::Path<String>) -> HttpResponse {
+    let Some((_, s)) = session(&engine, &req) else { return see_other("/dashboard/login") };
+    let Some(tenant) = s.tenant() else { return see_other("/dashboard/") };
+    let hooks = match engine.tenant(tenant) {
+        Ok(h) => h.webhooks().await.unwrap_or_default(),
+        Err(_) => Vec::new(),
+    };
+    let Some(w) = hooks.into_iter().find(|w| w.id.to_string() == *id) else {
+        let body = html! { p.error role="alert" { "No such webhook in this account." } };
+        return html_response(StatusCode::NOT_FOUND, page("Delivery log", Some(&s), body));
+    };
+    let log = engine.reads(tenant).deliveries(w.id, None, DELIVERIES_SHOWN).unwrap_or_default();
+    let body = html! {
+        p { "Deliveries to " code { (w.url) } ", oldest first." }
+        @if log.is_empty() { p { "Nothing delivered yet." } }
+        @for d in &log {
+            @let state = serde_json::to_value(d.state).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
+            section.delivery aria-label={ "Delivery " (d.id) } {
+                h2 { (d.event) " " small { code { (d.id) } } }
+                p {
+                    "State: " strong.state { (state) }
+                    @if state == "failed" { " — all attempts failed" }
+                }
+                table {
+                    tr { th scope="col" { "Attempt" } th scope="col" { "At" } th scope="col" { "Answer" } th scope="col" { "ms" } }
+                    @for (i, a) in d.attempts.iter().enumerate() {
+                        @let ok = a.status_code.is_some_and(|c| (200..300).contains(&c));
+                        tr {
+                            td { (i + 1) @if a.cycle > 0 { " (retry " (a.cycle) ")" } }
+                            td { (ts(&a.at)) }
+                            td {
+                                @match (a.status_code, &a.error) {
+                                    (Some(c), _) => { (c) }
+                                    (None, Some(e)) => { (e) }
+                                    _ => { "—" }
+                                }
+                                @if !ok { " (failed)" }
+                            }
+                            td { (a.duration_ms) }
+                        }
+                    }
+                }
+                @if state != "pending" {
+                    form method="post" action={ "/dashboard/webhooks/" (w.id) "/deliveries/" (d.id) "/retry" } {
+                        input type="hidden" name="csrf" value=(s.csrf);
+                        button type="submit" { "Retry" }
+                    }
+                }
+            }
+        }
+    };
+    html_response(StatusCode::OK, page("Delivery log", Some(&s), body))
+}
+
+async fn retry_delivery(
+    engine: web::Data<Engine>,
+    req: HttpRequest,
+    path: web::Path<(String, String)>,
+    form: Result<web::Form<CsrfForm>, actix_web::Error>,
+) -> HttpResponse {
+    let Some((_, s)) = session(&engine, &req) else { return see_other("/dashboard/login") };
+    let Some(tenant) = s.tenant() else { return see_other("/dashboard/") };
+    if !form.is_ok_and(|f| csrf_ok(&s, &f.csrf)) {
+        return refused(&s, "Delivery log");
+    }
+    let (hook, delivery) = path.into_inner();
+    let ids = (ulid::Ulid::from_string(&hook), ulid::Ulid::from_string(&delivery));
+    let (Ok(h), (Ok(hook_id), Ok(delivery_id))) = (engine.tenant(tenant), ids) else {
+        return html_response(StatusCode::NOT_FOUND, page("Delivery log", Some(&s), unavailable()));
+    };
+    // Only this tenant's own webhooks: the tenant actor knows no other.
+    if let Err(e) = h.retry_delivery(hook_id, delivery_id).await {
+        let e = crate::error::ApiError::from(e);
+        let body = html! { p.error role="alert" { (e.message()) } };
+        return html_response(
+            actix_web::ResponseError::status_code(&e),
+            page("Delivery log", Some(&s), body),
+        );
+    }
+    see_other(&format!("/dashboard/webhooks/{hook_id}"))
 }

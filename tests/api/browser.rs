@@ -136,6 +136,55 @@ async fn sign_in_see_the_overview_and_sign_out_in_chromium() {
     assert!(!text(&c).await.contains("from the dashboard"));
     app.list_keys(&made).await.expect(401, Some("INVALID_API_KEY"));
 
+    // Webhooks: a delivery that failed all four attempts is marked failed; Retry sends it again.
+    let rx = spawn_receiver().await;
+    rx.set_status(500);
+    let w = app
+        .call(
+            "POST",
+            "/v1/webhooks",
+            Some(&t.live),
+            Some(serde_json::json!({"url": rx.url, "events": ["message.delivered"]})),
+        )
+        .await
+        .expect(201, None);
+    let wid = w.data()["id"].as_str().unwrap().to_owned();
+    app.send(&t.test, serde_json::json!({"to": "+14155550100", "body": "hooked"})).await.expect(202, None);
+    rx.wait_for(1).await;
+    for (secs, n) in [(2, 2), (4, 3), (8, 4)] {
+        app.clock.advance(Duration::from_secs(secs));
+        rx.wait_for(n).await;
+    }
+    c.find(Locator::LinkText("Webhooks")).await.unwrap().click().await.unwrap();
+    c.wait().for_element(Locator::LinkText("Delivery log")).await.unwrap().click().await.unwrap();
+    c.wait().for_element(Locator::Css("section.delivery")).await.unwrap();
+    let mut log = String::new();
+    for _ in 0..50 {
+        log = text(&c).await;
+        if log.contains("State: failed") {
+            break;
+        }
+        actix_web::rt::time::sleep(Duration::from_millis(100)).await;
+        c.refresh().await.unwrap();
+    }
+    assert!(log.contains("State: failed — all attempts failed"), "{log}");
+    assert_eq!(log.matches("500 (failed)").count(), 4, "{log}");
+    shot(&c, "webhook-failed").await;
+    rx.set_status(200);
+    c.find(Locator::XPath("//button[text()='Retry']")).await.unwrap().click().await.unwrap();
+    rx.wait_for(5).await;
+    assert_eq!(c.current_url().await.unwrap().path(), format!("/dashboard/webhooks/{wid}"));
+    for _ in 0..50 {
+        log = text(&c).await;
+        if log.contains("State: succeeded") {
+            break;
+        }
+        actix_web::rt::time::sleep(Duration::from_millis(100)).await;
+        c.refresh().await.unwrap();
+    }
+    assert!(log.contains("State: succeeded") && log.contains("5 (retry 1)"), "{log}");
+    shot(&c, "webhook-retried").await;
+
     // Signing out comes back to the form; the Overview is closed again.
     c.find(Locator::XPath("//button[text()='Sign out']")).await.unwrap().click().await.unwrap();
     c.wait().for_element(Locator::Css("input#key")).await.unwrap();
