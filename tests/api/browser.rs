@@ -185,6 +185,33 @@ async fn sign_in_see_the_overview_and_sign_out_in_chromium() {
     assert!(log.contains("State: succeeded") && log.contains("5 (retry 1)"), "{log}");
     shot(&c, "webhook-retried").await;
 
+    // The operator, in a browser of its own, suspends the tenant: the tenant's session ends.
+    let (_driver2, op) = browser().await;
+    sign_in_with(&op, &app.base, ADMIN).await;
+    op.wait().for_element(Locator::LinkText("Manage acme")).await.unwrap().click().await.unwrap();
+    op.wait().for_element(Locator::XPath("//button[text()='Suspend']")).await.unwrap().click().await.unwrap();
+    op.wait().for_element(Locator::XPath("//button[text()='Reactivate']")).await.unwrap();
+    assert!(text(&op).await.contains("suspended"));
+    shot(&op, "operator-tenant").await;
+    op.find(Locator::LinkText("Node")).await.unwrap().click().await.unwrap();
+    op.wait().for_element(Locator::Css("table caption")).await.unwrap();
+    shot(&op, "operator-node").await;
+    c.goto(&format!("{}/dashboard/", app.base)).await.unwrap();
+    c.wait().for_element(Locator::Css("input#key")).await.unwrap();
+    assert_eq!(c.current_url().await.unwrap().path(), "/dashboard/login");
+    op.goto(&format!("{}/dashboard/admin/tenants/{}", app.base, t.id)).await.unwrap();
+    op.wait()
+        .for_element(Locator::XPath("//button[text()='Reactivate']"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    op.wait().for_element(Locator::XPath("//button[text()='Suspend']")).await.unwrap();
+    op.close().await.unwrap();
+    sign_in_with(&c, &app.base, &t.live).await;
+    c.wait().for_element(Locator::Css("table caption")).await.unwrap();
+
     // Signing out comes back to the form; the Overview is closed again.
     c.find(Locator::XPath("//button[text()='Sign out']")).await.unwrap().click().await.unwrap();
     c.wait().for_element(Locator::Css("input#key")).await.unwrap();

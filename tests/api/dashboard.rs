@@ -123,7 +123,14 @@ async fn sessions_are_http_only_strict_cookies_and_end_with_their_key_or_tenant(
     assert!(body.contains("suspended"), "{body}");
     // The operator token opens the operator's side.
     let c = session_cookie(&sign_in(&base, ADMIN).await.1.unwrap());
-    assert!(get(&base, "/dashboard/", &c).await.2.contains("operator"));
+    assert_eq!(get(&base, "/dashboard/", &c).await.1.as_deref(), Some("/dashboard/admin/tenants"));
+    let (status, _, list) = get(&base, "/dashboard/admin/tenants", &c).await;
+    assert_eq!(status, 200);
+    assert!(list.contains(&t.id), "{list}");
+    // A tenant's session does not open the operator's pages.
+    let k = app.create_key(&other.live, json!({"name": "x"})).await.expect(201, None);
+    let tc = session_cookie(&sign_in(&base, k.data()["key"].as_str().unwrap()).await.1.unwrap());
+    assert_eq!(get(&base, "/dashboard/admin/tenants", &tc).await.1.as_deref(), Some("/dashboard/"));
 }
 
 #[actix_web::test]
