@@ -161,22 +161,7 @@ impl Messages {
             Some(next) => Bound::Excluded(Ulid::from(next).to_bytes().to_vec()),
             None => Bound::Unbounded,
         };
-        let mut out = Vec::new();
-        let mut records = self.messages.range::<Vec<u8>, _>((start, end));
-        let mut last_read = None;
-        for _ in 0..max_read {
-            let Some(kv) = records.next() else { return Ok((out, None)) };
-            let m: MessageRecord = decode("messages", &kv?.1)?;
-            last_read = Some(m.id);
-            if keep(&m) {
-                out.push(m);
-                if out.len() >= limit {
-                    return Ok((out, None));
-                }
-            }
-        }
-        // Stopped by the read limit: say where, unless nothing is left anyway.
-        Ok((out, if records.next().is_some() { last_read } else { None }))
+        scan(self.messages.range::<Vec<u8>, _>((start, end)), limit, max_read, keep)
     }
 
     /// The same newest first: messages before `before` (all when `None`), read backwards with
@@ -197,21 +182,7 @@ impl Messages {
                 None => Bound::Unbounded,
             },
         };
-        let mut out = Vec::new();
-        let mut records = self.messages.range::<Vec<u8>, _>((start, end)).rev();
-        let mut last_read = None;
-        for _ in 0..max_read {
-            let Some(kv) = records.next() else { return Ok((out, None)) };
-            let m: MessageRecord = decode("messages", &kv?.1)?;
-            last_read = Some(m.id);
-            if keep(&m) {
-                out.push(m);
-                if out.len() >= limit {
-                    return Ok((out, None));
-                }
-            }
-        }
-        Ok((out, if records.next().is_some() { last_read } else { None }))
+        scan(self.messages.range::<Vec<u8>, _>((start, end)).rev(), limit, max_read, keep)
     }
 
     /// Every message still owed by a phone (or a test completion), phone by phone, oldest first.
@@ -259,4 +230,29 @@ impl Messages {
     pub fn idempotency(&self, tenant: Ulid, key: &str) -> Result<Option<IdempotencyRecord>, StoreError> {
         self.idempotency.get(tkey(tenant, key.as_bytes()))?.map(|v| decode("idempotency", &v)).transpose()
     }
+}
+
+/// Reads messages from `records` until `limit` are kept or `max_read` are read. When the read
+/// limit stops it before the end, the second value is the last id read, to go on from.
+fn scan(
+    mut records: impl Iterator<Item = sled::Result<(sled::IVec, sled::IVec)>>,
+    limit: usize,
+    max_read: usize,
+    keep: impl Fn(&MessageRecord) -> bool,
+) -> Result<(Vec<MessageRecord>, Option<Ulid>), StoreError> {
+    let mut out = Vec::new();
+    let mut last_read = None;
+    for _ in 0..max_read {
+        let Some(kv) = records.next() else { return Ok((out, None)) };
+        let m: MessageRecord = decode("messages", &kv?.1)?;
+        last_read = Some(m.id);
+        if keep(&m) {
+            out.push(m);
+            if out.len() >= limit {
+                return Ok((out, None));
+            }
+        }
+    }
+    // Stopped by the read limit: say where, unless nothing is left anyway.
+    Ok((out, if records.next().is_some() { last_read } else { None }))
 }
