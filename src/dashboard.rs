@@ -33,6 +33,9 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route("/admin/tenants/{id}", web::get().to(admin_tenant))
             .route("/admin/tenants/{id}", web::post().to(admin_change_tenant))
             .route("/admin/node", web::get().to(admin_node))
+            .route("/contacts", web::get().to(contacts))
+            .route("/templates", web::get().to(templates))
+            .route("/campaigns", web::get().to(campaigns))
             .route("/keys", web::get().to(keys))
             .route("/keys", web::post().to(create_key))
             .route("/keys/{id}/revoke", web::get().to(confirm_revoke))
@@ -69,6 +72,9 @@ fn page(title: &str, session: Option<&Session>, body: Markup) -> Markup {
                                 a href="/dashboard/messages" { "Messages" }
                                 a href="/dashboard/webhooks" { "Webhooks" }
                                 a href="/dashboard/keys" { "API keys" }
+                                a href="/dashboard/contacts" { "Contacts" }
+                                a href="/dashboard/templates" { "Templates" }
+                                a href="/dashboard/campaigns" { "Campaigns" }
                             }
                             form method="post" action="/dashboard/logout" {
                                 input type="hidden" name="csrf" value=(s.csrf);
@@ -851,4 +857,102 @@ async fn admin_node(engine: web::Data<Engine>, req: HttpRequest) -> HttpResponse
         p { "Webhook attempt outcomes and latencies: " a href="/metrics" { "/metrics" } " (Prometheus)." }
     };
     html_response(StatusCode::OK, page("Node", Some(&s), body))
+}
+
+#[derive(Deserialize)]
+struct After {
+    after: Option<String>,
+}
+
+/// A page of records read with `read(after, limit + 1)`, and the link to the next, if any.
+fn paged<T>(
+    path: &str,
+    after: &After,
+    read: impl FnOnce(Option<ulid::Ulid>, usize) -> Result<Vec<T>, EngineError>,
+    id: impl Fn(&T) -> ulid::Ulid,
+) -> Option<(Vec<T>, Option<String>)> {
+    let after = after.after.as_deref().and_then(|a| ulid::Ulid::from_string(a).ok());
+    let mut items = read(after, PER_PAGE + 1).ok()?;
+    let next = (items.len() > PER_PAGE).then(|| {
+        items.truncate(PER_PAGE);
+        items.last().map(|i| format!("{path}?after={}", id(i))).unwrap_or_default()
+    });
+    Some((items, next))
+}
+
+async fn contacts(engine: web::Data<Engine>, req: HttpRequest, q: web::Query<After>) -> HttpResponse {
+    let Some((_, s)) = session(&engine, &req) else { return see_other("/dashboard/login") };
+    let Some(tenant) = s.tenant() else { return see_other("/dashboard/") };
+    let reads = engine.reads(tenant);
+    let Some((list, next)) = paged("/dashboard/contacts", &q, |a, n| reads.contacts(a, n), |c| c.id) else {
+        return html_response(StatusCode::SERVICE_UNAVAILABLE, page("Contacts", Some(&s), unavailable()));
+    };
+    let body = html! {
+        @if list.is_empty() { p { "No contacts yet: add them with " code { "POST /v1/contacts" } "." } } @else {
+            table {
+                caption { "Contacts, oldest first" }
+                tr { th scope="col" { "Phone" } th scope="col" { "Name" } th scope="col" { "Time zone" } th scope="col" { "Attributes" } }
+                @for c in &list {
+                    tr {
+                        td { (c.phone) }
+                        td { (c.name.as_deref().unwrap_or("")) }
+                        td { (c.timezone.as_deref().unwrap_or("")) }
+                        td { (c.attributes.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(", ")) }
+                    }
+                }
+            }
+        }
+        @if let Some(href) = next { p { a href=(href) { "More contacts" } } }
+    };
+    html_response(StatusCode::OK, page("Contacts", Some(&s), body))
+}
+
+async fn templates(engine: web::Data<Engine>, req: HttpRequest, q: web::Query<After>) -> HttpResponse {
+    let Some((_, s)) = session(&engine, &req) else { return see_other("/dashboard/login") };
+    let Some(tenant) = s.tenant() else { return see_other("/dashboard/") };
+    let reads = engine.reads(tenant);
+    let Some((list, next)) = paged("/dashboard/templates", &q, |a, n| reads.templates(a, n), |t| t.id) else {
+        return html_response(StatusCode::SERVICE_UNAVAILABLE, page("Templates", Some(&s), unavailable()));
+    };
+    let body = html! {
+        @if list.is_empty() { p { "No templates yet: add them with " code { "POST /v1/templates" } "." } } @else {
+            table {
+                caption { "Templates, oldest first" }
+                tr { th scope="col" { "Name" } th scope="col" { "Body" } th scope="col" { "Variables" } }
+                @for t in &list {
+                    tr { td { (t.name) } td { (t.body) } td { (t.variables.join(", ")) } }
+                }
+            }
+        }
+        @if let Some(href) = next { p { a href=(href) { "More templates" } } }
+    };
+    html_response(StatusCode::OK, page("Templates", Some(&s), body))
+}
+
+async fn campaigns(engine: web::Data<Engine>, req: HttpRequest, q: web::Query<After>) -> HttpResponse {
+    let Some((_, s)) = session(&engine, &req) else { return see_other("/dashboard/login") };
+    let Some(tenant) = s.tenant() else { return see_other("/dashboard/") };
+    let reads = engine.reads(tenant);
+    let Some((list, next)) = paged("/dashboard/campaigns", &q, |a, n| reads.campaigns(a, n), |c| c.id) else {
+        return html_response(StatusCode::SERVICE_UNAVAILABLE, page("Campaigns", Some(&s), unavailable()));
+    };
+    let body = html! {
+        @if list.is_empty() { p { "No campaigns yet: create one with " code { "POST /v1/campaigns" } "." } } @else {
+            table {
+                caption { "Campaigns, oldest first" }
+                tr { th scope="col" { "Name" } th scope="col" { "Status" } th scope="col" { "Progress" } th scope="col" { "Skipped" } }
+                @for c in &list {
+                    @let status = serde_json::to_value(c.status).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
+                    tr {
+                        td { (c.name) @if c.test { " (test)" } }
+                        td { (status) }
+                        td { (c.processed) " of " (c.total) }
+                        td { (c.skipped.values().sum::<u64>()) }
+                    }
+                }
+            }
+        }
+        @if let Some(href) = next { p { a href=(href) { "More campaigns" } } }
+    };
+    html_response(StatusCode::OK, page("Campaigns", Some(&s), body))
 }

@@ -146,3 +146,44 @@ async fn an_idle_session_ends_after_12_hours_and_https_makes_the_cookie_secure()
     app.clock.advance(std::time::Duration::from_secs(12 * 3600 + 60));
     assert_eq!(get(&app.base, "/dashboard/", &c).await.1.as_deref(), Some("/dashboard/login"));
 }
+
+#[actix_web::test]
+async fn contacts_templates_and_campaigns_are_listed_for_their_tenant_only() {
+    let app = spawn_app().await;
+    let t = app.create_tenant("starter").await;
+    let other = app.create_tenant("starter").await;
+    app.call(
+        "POST",
+        "/v1/templates",
+        Some(&t.live),
+        Some(json!({"name": "welcome", "body": "Hi {{ name }} <3"})),
+    )
+    .await
+    .expect(201, None);
+    app.call("POST", "/v1/contacts", Some(&t.live), Some(json!({"phone": "+14155550123", "name": "Ann"})))
+        .await
+        .expect(201, None);
+    app.call("POST", "/v1/templates", Some(&other.live), Some(json!({"name": "theirs", "body": "x"})))
+        .await
+        .expect(201, None);
+    app.call(
+        "POST",
+        "/v1/campaigns",
+        Some(&t.test),
+        Some(json!({"name": "spring", "body": "hello", "phones": ["+14155550124"]})),
+    )
+    .await
+    .expect(201, None);
+    let c = session_cookie(&sign_in(&app.base, &t.live).await.1.unwrap());
+    let (status, _, page) = get(&app.base, "/dashboard/templates", &c).await;
+    assert_eq!(status, 200);
+    assert!(
+        page.contains("welcome") && page.contains("Hi {{ name }} &lt;3") && page.contains(">name<"),
+        "{page}"
+    );
+    assert!(!page.contains("theirs"), "another tenant's template: {page}");
+    let (_, _, page) = get(&app.base, "/dashboard/contacts", &c).await;
+    assert!(page.contains("+14155550123") && page.contains("Ann"), "{page}");
+    let (_, _, page) = get(&app.base, "/dashboard/campaigns", &c).await;
+    assert!(page.contains("spring (test)") && page.contains("<td>draft</td>"), "{page}");
+}
