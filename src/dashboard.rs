@@ -272,8 +272,13 @@ fn ts(t: &chrono::DateTime<chrono::Utc>) -> String {
     pigeon_actors::storage::ts::format(t)
 }
 
+/// A value's name as the API spells it (`delivered`, `growth`, `succeeded`).
+fn wire_name(v: impl serde::Serialize) -> String {
+    serde_json::to_value(v).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
+}
+
 fn status_name(m: &MessageRecord) -> String {
-    serde_json::to_value(m.status).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
+    wire_name(m.status)
 }
 
 async fn messages(
@@ -281,8 +286,10 @@ async fn messages(
     req: HttpRequest,
     q: web::Query<MessageFilters>,
 ) -> HttpResponse {
-    let Some((_, s)) = session(&engine, &req) else { return see_other("/dashboard/login") };
-    let Some(tenant) = s.tenant() else { return see_other("/dashboard/") };
+    let (s, tenant) = match tenant_session(&engine, &req) {
+        Ok(v) => v,
+        Err(to) => return see_other(to),
+    };
     let q = q.into_inner();
     let status = q.status.filter(|v| !v.is_empty());
     let to = q.to.map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
@@ -354,8 +361,10 @@ async fn messages(
 }
 
 async fn message(engine: web::Data<Engine>, req: HttpRequest, id: web::Path<String>) -> HttpResponse {
-    let Some((_, s)) = session(&engine, &req) else { return see_other("/dashboard/login") };
-    let Some(tenant) = s.tenant() else { return see_other("/dashboard/") };
+    let (s, tenant) = match tenant_session(&engine, &req) {
+        Ok(v) => v,
+        Err(to) => return see_other(to),
+    };
     let found = ulid::Ulid::from_string(&id).ok().and_then(|id| engine.reads(tenant).message(id).ok());
     let Some(m) = found else {
         let body = html! { p.error role="alert" { "No such message in this account." } };
@@ -476,8 +485,10 @@ async fn create_key(
     req: HttpRequest,
     form: Result<web::Form<NewKeyForm>, actix_web::Error>,
 ) -> HttpResponse {
-    let Some((_, s)) = session(&engine, &req) else { return see_other("/dashboard/login") };
-    let Some(tenant) = s.tenant() else { return see_other("/dashboard/") };
+    let (s, tenant) = match tenant_session(&engine, &req) {
+        Ok(v) => v,
+        Err(to) => return see_other(to),
+    };
     let Ok(form) = form else { return refused(&s, "API keys") };
     if !csrf_ok(&s, &form.csrf) {
         return refused(&s, "API keys");
@@ -511,8 +522,10 @@ async fn create_key(
 }
 
 async fn confirm_revoke(engine: web::Data<Engine>, req: HttpRequest, id: web::Path<String>) -> HttpResponse {
-    let Some((_, s)) = session(&engine, &req) else { return see_other("/dashboard/login") };
-    let Some(tenant) = s.tenant() else { return see_other("/dashboard/") };
+    let (s, tenant) = match tenant_session(&engine, &req) {
+        Ok(v) => v,
+        Err(to) => return see_other(to),
+    };
     let list = match engine.tenant(tenant) {
         Ok(h) => h.list_keys().await.unwrap_or_default(),
         Err(_) => Vec::new(),
@@ -539,8 +552,10 @@ async fn revoke(
     id: web::Path<String>,
     form: Result<web::Form<CsrfForm>, actix_web::Error>,
 ) -> HttpResponse {
-    let Some((_, s)) = session(&engine, &req) else { return see_other("/dashboard/login") };
-    let Some(tenant) = s.tenant() else { return see_other("/dashboard/") };
+    let (s, tenant) = match tenant_session(&engine, &req) {
+        Ok(v) => v,
+        Err(to) => return see_other(to),
+    };
     if !form.is_ok_and(|f| csrf_ok(&s, &f.csrf)) {
         return refused(&s, "Revoke a key");
     }
@@ -560,8 +575,10 @@ async fn revoke(
 const DELIVERIES_SHOWN: usize = 50;
 
 async fn webhooks(engine: web::Data<Engine>, req: HttpRequest) -> HttpResponse {
-    let Some((_, s)) = session(&engine, &req) else { return see_other("/dashboard/login") };
-    let Some(tenant) = s.tenant() else { return see_other("/dashboard/") };
+    let (s, tenant) = match tenant_session(&engine, &req) {
+        Ok(v) => v,
+        Err(to) => return see_other(to),
+    };
     let list = match engine.tenant(tenant) {
         Ok(h) => h.webhooks().await.unwrap_or_default(),
         Err(_) => Vec::new(),
@@ -588,8 +605,10 @@ async fn webhooks(engine: web::Data<Engine>, req: HttpRequest) -> HttpResponse {
 }
 
 async fn webhook_log(engine: web::Data<Engine>, req: HttpRequest, id: web::Path<String>) -> HttpResponse {
-    let Some((_, s)) = session(&engine, &req) else { return see_other("/dashboard/login") };
-    let Some(tenant) = s.tenant() else { return see_other("/dashboard/") };
+    let (s, tenant) = match tenant_session(&engine, &req) {
+        Ok(v) => v,
+        Err(to) => return see_other(to),
+    };
     let hooks = match engine.tenant(tenant) {
         Ok(h) => h.webhooks().await.unwrap_or_default(),
         Err(_) => Vec::new(),
@@ -603,7 +622,7 @@ async fn webhook_log(engine: web::Data<Engine>, req: HttpRequest, id: web::Path<
         p { "Deliveries to " code { (w.url) } ", oldest first." }
         @if log.is_empty() { p { "Nothing delivered yet." } }
         @for d in &log {
-            @let state = serde_json::to_value(d.state).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
+            @let state = wire_name(d.state);
             section.delivery aria-label={ "Delivery " (d.id) } {
                 h2 { (d.event) " " small { code { (d.id) } } }
                 p {
@@ -647,8 +666,10 @@ async fn retry_delivery(
     path: web::Path<(String, String)>,
     form: Result<web::Form<CsrfForm>, actix_web::Error>,
 ) -> HttpResponse {
-    let Some((_, s)) = session(&engine, &req) else { return see_other("/dashboard/login") };
-    let Some(tenant) = s.tenant() else { return see_other("/dashboard/") };
+    let (s, tenant) = match tenant_session(&engine, &req) {
+        Ok(v) => v,
+        Err(to) => return see_other(to),
+    };
     if !form.is_ok_and(|f| csrf_ok(&s, &f.csrf)) {
         return refused(&s, "Delivery log");
     }
@@ -669,6 +690,13 @@ async fn retry_delivery(
     see_other(&format!("/dashboard/webhooks/{hook_id}"))
 }
 
+/// A tenant's session and its tenant, or where to send the browser instead.
+fn tenant_session(engine: &Engine, req: &HttpRequest) -> Result<(Session, ulid::Ulid), &'static str> {
+    let (_, s) = session(engine, req).ok_or("/dashboard/login")?;
+    let tenant = s.tenant().ok_or("/dashboard/")?;
+    Ok((s, tenant))
+}
+
 /// The operator's session, or where to send the browser instead.
 fn operator(engine: &Engine, req: &HttpRequest) -> Result<Session, &'static str> {
     match session(engine, req) {
@@ -679,7 +707,7 @@ fn operator(engine: &Engine, req: &HttpRequest) -> Result<Session, &'static str>
 }
 
 fn plan_name(p: pigeon_actors::storage::model::Plan) -> String {
-    serde_json::to_value(p).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
+    wire_name(p)
 }
 
 const PLANS: [&str; 4] = ["trial", "starter", "growth", "scale"];
@@ -881,8 +909,10 @@ fn paged<T>(
 }
 
 async fn contacts(engine: web::Data<Engine>, req: HttpRequest, q: web::Query<After>) -> HttpResponse {
-    let Some((_, s)) = session(&engine, &req) else { return see_other("/dashboard/login") };
-    let Some(tenant) = s.tenant() else { return see_other("/dashboard/") };
+    let (s, tenant) = match tenant_session(&engine, &req) {
+        Ok(v) => v,
+        Err(to) => return see_other(to),
+    };
     let reads = engine.reads(tenant);
     let Some((list, next)) = paged("/dashboard/contacts", &q, |a, n| reads.contacts(a, n), |c| c.id) else {
         return html_response(StatusCode::SERVICE_UNAVAILABLE, page("Contacts", Some(&s), unavailable()));
@@ -908,8 +938,10 @@ async fn contacts(engine: web::Data<Engine>, req: HttpRequest, q: web::Query<Aft
 }
 
 async fn templates(engine: web::Data<Engine>, req: HttpRequest, q: web::Query<After>) -> HttpResponse {
-    let Some((_, s)) = session(&engine, &req) else { return see_other("/dashboard/login") };
-    let Some(tenant) = s.tenant() else { return see_other("/dashboard/") };
+    let (s, tenant) = match tenant_session(&engine, &req) {
+        Ok(v) => v,
+        Err(to) => return see_other(to),
+    };
     let reads = engine.reads(tenant);
     let Some((list, next)) = paged("/dashboard/templates", &q, |a, n| reads.templates(a, n), |t| t.id) else {
         return html_response(StatusCode::SERVICE_UNAVAILABLE, page("Templates", Some(&s), unavailable()));
@@ -930,8 +962,10 @@ async fn templates(engine: web::Data<Engine>, req: HttpRequest, q: web::Query<Af
 }
 
 async fn campaigns(engine: web::Data<Engine>, req: HttpRequest, q: web::Query<After>) -> HttpResponse {
-    let Some((_, s)) = session(&engine, &req) else { return see_other("/dashboard/login") };
-    let Some(tenant) = s.tenant() else { return see_other("/dashboard/") };
+    let (s, tenant) = match tenant_session(&engine, &req) {
+        Ok(v) => v,
+        Err(to) => return see_other(to),
+    };
     let reads = engine.reads(tenant);
     let Some((list, next)) = paged("/dashboard/campaigns", &q, |a, n| reads.campaigns(a, n), |c| c.id) else {
         return html_response(StatusCode::SERVICE_UNAVAILABLE, page("Campaigns", Some(&s), unavailable()));
@@ -942,7 +976,7 @@ async fn campaigns(engine: web::Data<Engine>, req: HttpRequest, q: web::Query<Af
                 caption { "Campaigns, oldest first" }
                 tr { th scope="col" { "Name" } th scope="col" { "Status" } th scope="col" { "Progress" } th scope="col" { "Skipped" } }
                 @for c in &list {
-                    @let status = serde_json::to_value(c.status).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
+                    @let status = wire_name(c.status);
                     tr {
                         td { (c.name) @if c.test { " (test)" } }
                         td { (status) }
