@@ -1,0 +1,144 @@
+//! Messages newest first, filtered and paged by cursor, and one message with its timeline.
+
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpRequest, HttpResponse};
+use maud::html;
+use pigeon_actors::Engine;
+use serde::Deserialize;
+
+use pigeon_actors::storage::model::{MessageRecord, MessageStatus};
+
+use super::*;
+
+#[derive(Deserialize)]
+pub(super) struct MessageFilters {
+    status: Option<String>,
+    to: Option<String>,
+    before: Option<String>,
+}
+
+const STATUSES: [&str; 7] = ["queued", "sending", "sent", "delivered", "failed", "cancelled", "received"];
+
+fn status_name(m: &MessageRecord) -> String {
+    wire_name(m.status)
+}
+
+pub(super) async fn messages(
+    engine: web::Data<Engine>,
+    req: HttpRequest,
+    q: web::Query<MessageFilters>,
+) -> HttpResponse {
+    let (s, tenant) = match tenant_session(&engine, &req) {
+        Ok(v) => v,
+        Err(to) => return see_other(to),
+    };
+    let q = q.into_inner();
+    let status = q.status.filter(|v| !v.is_empty());
+    let to = q.to.map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
+    let before = q.before.as_deref().and_then(|b| ulid::Ulid::from_string(b).ok());
+    let wanted: Option<MessageStatus> =
+        status.as_deref().and_then(|v| serde_json::from_value(serde_json::Value::String(v.into())).ok());
+    let keep = |m: &MessageRecord| {
+        wanted.is_none_or(|w| m.status == w)
+            && to.as_deref().is_none_or(|t| m.to == t || m.from.as_deref() == Some(t))
+    };
+    let (mut items, stopped) = match engine.reads(tenant).messages_newest(before, PER_PAGE + 1, keep) {
+        Ok(r) => r,
+        Err(_) => {
+            return html_response(StatusCode::SERVICE_UNAVAILABLE, page("Messages", Some(&s), unavailable()))
+        }
+    };
+    let next = match stopped {
+        Some(at) => Some(at),
+        None if items.len() > PER_PAGE => {
+            items.truncate(PER_PAGE);
+            items.last().map(|m| m.id)
+        }
+        None => None,
+    };
+    let older = next.map(|n| {
+        let mut q = vec![("before".to_owned(), n.to_string())];
+        if let Some(v) = &status {
+            q.push(("status".into(), v.clone()));
+        }
+        if let Some(v) = &to {
+            q.push(("to".into(), v.clone()));
+        }
+        format!("/dashboard/messages?{}", serde_urlencoded::to_string(q).unwrap_or_default())
+    });
+    let body = html! {
+        form method="get" action="/dashboard/messages" {
+            label for="status" { "Status" }
+            select id="status" name="status" {
+                option value="" { "any" }
+                @for st in STATUSES {
+                    option value=(st) selected[status.as_deref() == Some(st)] { (st) }
+                }
+            }
+            label for="to" { "Number" }
+            input id="to" name="to" type="text" value=(to.clone().unwrap_or_default()) placeholder="+14155550100";
+            div { button type="submit" { "Filter" } }
+        }
+        @if items.is_empty() {
+            p { "No messages here." }
+        } @else {
+            table {
+                caption { "Newest first" }
+                tr { th scope="col" { "Created" } th scope="col" { "Direction" } th scope="col" { "Number" }
+                     th scope="col" { "Status" } th scope="col" { "Text" } }
+                @for m in &items {
+                    tr {
+                        td { a href={ "/dashboard/messages/" (m.id) } { (ts(&m.created_at)) } }
+                        td { (format!("{:?}", m.direction).to_lowercase()) }
+                        td { (m.from.as_deref().filter(|_| m.to.is_empty()).unwrap_or(&m.to)) }
+                        td { (status_name(m)) @if m.test { " (test)" } }
+                        td { (m.body.chars().take(60).collect::<String>()) }
+                    }
+                }
+            }
+        }
+        @if let Some(href) = older { p { a href=(href) { "Older messages" } } }
+    };
+    html_response(StatusCode::OK, page("Messages", Some(&s), body))
+}
+
+pub(super) async fn message(
+    engine: web::Data<Engine>,
+    req: HttpRequest,
+    id: web::Path<String>,
+) -> HttpResponse {
+    let (s, tenant) = match tenant_session(&engine, &req) {
+        Ok(v) => v,
+        Err(to) => return see_other(to),
+    };
+    let found = ulid::Ulid::from_string(&id).ok().and_then(|id| engine.reads(tenant).message(id).ok());
+    let Some(m) = found else {
+        let body = html! { p.error role="alert" { "No such message in this account." } };
+        return html_response(StatusCode::NOT_FOUND, page("Message", Some(&s), body));
+    };
+    let steps: Vec<(&str, chrono::DateTime<chrono::Utc>)> = [
+        ("Accepted", Some(m.created_at)),
+        ("Scheduled for", m.scheduled_at),
+        ("Sent", m.sent_at),
+        ("Delivered", m.delivered_at),
+        ("Failed", m.failed_at),
+    ]
+    .into_iter()
+    .filter_map(|(what, at)| at.map(|at| (what, at)))
+    .collect();
+    let body = html! {
+        table {
+            caption { "Message " code { (m.id) } }
+            tr { th scope="row" { "Status" } td { (status_name(&m)) @if m.test { " (test key: no phone was used)" } } }
+            tr { th scope="row" { "To" } td { (m.to) } }
+            @if let Some(from) = &m.from { tr { th scope="row" { "From" } td { (from) } } }
+            tr { th scope="row" { "Text" } td { (m.body) } }
+            @if let Some(r) = &m.failure_reason { tr { th scope="row" { "Failure reason" } td { (r) } } }
+            @if let Some(c) = &m.error_code { tr { th scope="row" { "Code" } td { code { (c) } } } }
+        }
+        h2 { "Timeline" }
+        ol { @for (what, at) in &steps { li { (what) " " time datetime=(ts(at)) { (ts(at)) } } } }
+        p { a href="/dashboard/messages" { "All messages" } }
+    };
+    html_response(StatusCode::OK, page("Message", Some(&s), body))
+}

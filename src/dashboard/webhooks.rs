@@ -1,0 +1,131 @@
+//! Webhook endpoints, each one's delivery log, and Retry.
+
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpRequest, HttpResponse};
+use maud::html;
+use pigeon_actors::Engine;
+
+use super::*;
+
+/// Deliveries shown on an endpoint's page.
+const DELIVERIES_SHOWN: usize = 50;
+
+pub(super) async fn webhooks(engine: web::Data<Engine>, req: HttpRequest) -> HttpResponse {
+    let (s, tenant) = match tenant_session(&engine, &req) {
+        Ok(v) => v,
+        Err(to) => return see_other(to),
+    };
+    let list = match engine.tenant(tenant) {
+        Ok(h) => h.webhooks().await.unwrap_or_default(),
+        Err(_) => Vec::new(),
+    };
+    let body = html! {
+        @if list.is_empty() {
+            p { "No webhooks yet: register one with " code { "POST /v1/webhooks" } "." }
+        } @else {
+            table {
+                caption { "Endpoints" }
+                tr { th scope="col" { "URL" } th scope="col" { "Events" } th scope="col" { "Secret" } th scope="col" { "" } }
+                @for w in &list {
+                    tr {
+                        td { (w.url) }
+                        td { (w.events.join(", ")) }
+                        td { code { (pigeon_actors::credentials::hint(&w.secret)) } }
+                        td { a href={ "/dashboard/webhooks/" (w.id) } { "Delivery log" } }
+                    }
+                }
+            }
+        }
+    };
+    html_response(StatusCode::OK, page("Webhooks", Some(&s), body))
+}
+
+pub(super) async fn webhook_log(
+    engine: web::Data<Engine>,
+    req: HttpRequest,
+    id: web::Path<String>,
+) -> HttpResponse {
+    let (s, tenant) = match tenant_session(&engine, &req) {
+        Ok(v) => v,
+        Err(to) => return see_other(to),
+    };
+    let hooks = match engine.tenant(tenant) {
+        Ok(h) => h.webhooks().await.unwrap_or_default(),
+        Err(_) => Vec::new(),
+    };
+    let Some(w) = hooks.into_iter().find(|w| w.id.to_string() == *id) else {
+        let body = html! { p.error role="alert" { "No such webhook in this account." } };
+        return html_response(StatusCode::NOT_FOUND, page("Delivery log", Some(&s), body));
+    };
+    let log = engine.reads(tenant).deliveries(w.id, None, DELIVERIES_SHOWN).unwrap_or_default();
+    let body = html! {
+        p { "Deliveries to " code { (w.url) } ", oldest first." }
+        @if log.is_empty() { p { "Nothing delivered yet." } }
+        @for d in &log {
+            @let state = wire_name(d.state);
+            section.delivery aria-label={ "Delivery " (d.id) } {
+                h2 { (d.event) " " small { code { (d.id) } } }
+                p {
+                    "State: " strong.state { (state) }
+                    @if state == "failed" { " — all attempts failed" }
+                }
+                table {
+                    tr { th scope="col" { "Attempt" } th scope="col" { "At" } th scope="col" { "Answer" } th scope="col" { "ms" } }
+                    @for (i, a) in d.attempts.iter().enumerate() {
+                        @let ok = a.status_code.is_some_and(|c| (200..300).contains(&c));
+                        tr {
+                            td { (i + 1) @if a.cycle > 0 { " (retry " (a.cycle) ")" } }
+                            td { (ts(&a.at)) }
+                            td {
+                                @match (a.status_code, &a.error) {
+                                    (Some(c), _) => { (c) }
+                                    (None, Some(e)) => { (e) }
+                                    _ => { "—" }
+                                }
+                                @if !ok { " (failed)" }
+                            }
+                            td { (a.duration_ms) }
+                        }
+                    }
+                }
+                @if state != "pending" {
+                    form method="post" action={ "/dashboard/webhooks/" (w.id) "/deliveries/" (d.id) "/retry" } {
+                        input type="hidden" name="csrf" value=(s.csrf);
+                        button type="submit" { "Retry" }
+                    }
+                }
+            }
+        }
+    };
+    html_response(StatusCode::OK, page("Delivery log", Some(&s), body))
+}
+
+pub(super) async fn retry_delivery(
+    engine: web::Data<Engine>,
+    req: HttpRequest,
+    path: web::Path<(String, String)>,
+    form: Result<web::Form<CsrfForm>, actix_web::Error>,
+) -> HttpResponse {
+    let (s, tenant) = match tenant_session(&engine, &req) {
+        Ok(v) => v,
+        Err(to) => return see_other(to),
+    };
+    if !form.is_ok_and(|f| csrf_ok(&s, &f.csrf)) {
+        return refused(&s, "Delivery log");
+    }
+    let (hook, delivery) = path.into_inner();
+    let ids = (ulid::Ulid::from_string(&hook), ulid::Ulid::from_string(&delivery));
+    let (Ok(h), (Ok(hook_id), Ok(delivery_id))) = (engine.tenant(tenant), ids) else {
+        return html_response(StatusCode::NOT_FOUND, page("Delivery log", Some(&s), unavailable()));
+    };
+    // Only this tenant's own webhooks: the tenant actor knows no other.
+    if let Err(e) = h.retry_delivery(hook_id, delivery_id).await {
+        let e = crate::error::ApiError::from(e);
+        let body = html! { p.error role="alert" { (e.message()) } };
+        return html_response(
+            actix_web::ResponseError::status_code(&e),
+            page("Delivery log", Some(&s), body),
+        );
+    }
+    see_other(&format!("/dashboard/webhooks/{hook_id}"))
+}
