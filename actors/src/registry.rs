@@ -47,6 +47,8 @@ pub(crate) struct Shared {
     pub phones: PhoneRegistry,
     pub webhooks: WebhookRegistry,
     pub allow_private: bool,
+    /// Webhook attempt outcomes, for the Node page.
+    pub outcomes: Arc<crate::webhook::Outcomes>,
     /// Set once, right after the engine starts (the scheduler releases through the engine).
     pub scheduler: Arc<std::sync::OnceLock<Addr<Scheduler>>>,
 }

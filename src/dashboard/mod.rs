@@ -9,6 +9,7 @@ use maud::{html, Markup, DOCTYPE};
 use pigeon_actors::{Engine, EngineError, Session};
 use serde::Deserialize;
 
+mod chart;
 mod keys;
 mod messages;
 mod operator;
@@ -37,6 +38,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route("/admin/tenants/{id}", web::get().to(operator::admin_tenant))
             .route("/admin/tenants/{id}", web::post().to(operator::admin_change_tenant))
             .route("/admin/node", web::get().to(operator::admin_node))
+            .route("/admin/phones", web::get().to(operator::admin_phones))
             .route("/contacts", web::get().to(records::contacts))
             .route("/templates", web::get().to(records::templates))
             .route("/campaigns", web::get().to(records::campaigns))
@@ -69,6 +71,7 @@ fn page(title: &str, session: Option<&Session>, body: Markup) -> Markup {
                         nav aria-label="Main" {
                             @if s.tenant().is_none() {
                                 a href="/dashboard/admin/tenants" { "Tenants" }
+                                a href="/dashboard/admin/phones" { "Phones" }
                                 a href="/dashboard/admin/node" { "Node" }
                             }
                             @if s.tenant().is_some() {
@@ -100,7 +103,9 @@ header form{margin:0}main{padding:1rem 1.5rem;max-width:60rem}\
 table{border-collapse:collapse}td,th{border:1px solid #999;padding:.3rem .6rem;text-align:left}\
 .error{border-left:4px solid #b00020;padding:.4rem .8rem;background:#fdecee}\
 label{display:block;font-weight:600;margin:.5rem 0 .25rem}input[type=password]{width:28rem;max-width:100%;padding:.4rem}\
-button{padding:.4rem 1rem;margin-top:.5rem}";
+button{padding:.4rem 1rem;margin-top:.5rem}\
+caption{text-align:left;font-weight:600;padding:.3rem 0}table{margin-bottom:1.25rem}\
+figure.chart{margin:0;max-width:48rem}figcaption{font-size:.9rem}.legend{margin-right:1rem}";
 
 fn html_response(status: StatusCode, m: Markup) -> HttpResponse {
     HttpResponse::build(status).content_type("text/html; charset=utf-8").body(m.into_string())

@@ -188,7 +188,61 @@ pub(super) async fn admin_node(engine: web::Data<Engine>, req: HttpRequest) -> H
             tr { th scope="row" { "Flushes / commits" } td { (c.flushes) " / " (c.commits) } }
             tr { th scope="row" { "Running tenant actors" } td { (engine.running_tenants()) } }
         }
-        p { "Webhook attempt outcomes and latencies: " a href="/metrics" { "/metrics" } " (Prometheus)." }
+        @let outcomes = engine.webhook_outcomes();
+        table {
+            caption { "Webhook attempts since start" }
+            @if outcomes.is_empty() {
+                tr { td { "None yet." } }
+            }
+            @for (kind, n) in &outcomes {
+                tr { th scope="row" { (kind.replace('_', " ")) } td { (n) } }
+            }
+        }
+        p { "Latencies and the same counts for scraping: " a href="/metrics" { "/metrics" } " (Prometheus)." }
     };
     html_response(StatusCode::OK, page("Node", Some(&s), body))
+}
+
+pub(super) async fn admin_phones(
+    engine: web::Data<Engine>,
+    req: HttpRequest,
+    q: web::Query<After>,
+) -> HttpResponse {
+    let s = match operator(&engine, &req) {
+        Ok(s) => s,
+        Err(to) => return see_other(to),
+    };
+    let Some((list, next)) =
+        paged("/dashboard/admin/phones", &q, |a, n| engine.list_phones(a, n), |p| p.record.id)
+    else {
+        return html_response(StatusCode::SERVICE_UNAVAILABLE, page("Phones", Some(&s), unavailable()));
+    };
+    // Each tenant's name once per page, from the store.
+    let mut names: std::collections::HashMap<ulid::Ulid, String> = std::collections::HashMap::new();
+    for p in &list {
+        if let std::collections::hash_map::Entry::Vacant(e) = names.entry(p.record.tenant_id) {
+            e.insert(engine.tenant_view(p.record.tenant_id).map(|(t, _)| t.name).unwrap_or_default());
+        }
+    }
+    let body = html! {
+        @if list.is_empty() { p { "No phones yet: add them with " code { "POST /admin/v1/phones" } "." } } @else {
+            table {
+                caption { "Phones, by tenant" }
+                tr { th scope="col" { "Number" } th scope="col" { "Tenant" } th scope="col" { "Driver" }
+                     th scope="col" { "Enabled" } th scope="col" { "Online" } th scope="col" { "Sent today" } }
+                @for p in &list {
+                    tr {
+                        td { (p.record.number) }
+                        td { a href={ "/dashboard/admin/tenants/" (p.record.tenant_id) } { (names[&p.record.tenant_id]) } }
+                        td { (wire_name(p.record.driver)) }
+                        td { @if p.record.enabled { "yes" } @else { "disabled" } }
+                        td { @if p.online { "online" } @else { "offline" } }
+                        td { (p.sent_today) " of " (p.record.daily_limit) }
+                    }
+                }
+            }
+        }
+        @if let Some(href) = next { p { a href=(href) { "More phones" } } }
+    };
+    html_response(StatusCode::OK, page("Phones", Some(&s), body))
 }

@@ -27,6 +27,7 @@ pub(super) async fn overview(engine: web::Data<Engine>, req: HttpRequest) -> Htt
         SessionPrincipal::Subject { .. } => "your identity provider",
         SessionPrincipal::Operator => "the operator token",
     };
+    let last_day = engine.reads(tenant).last_day(engine.clock().now()).unwrap_or_default();
     let calls_limit = record.effective_monthly_calls().map_or("unlimited".to_owned(), |l| l.to_string());
     let body = html! {
         p { "Account " strong { (record.name) } " (" code { (record.id) } "), signed in with " (who) "." }
@@ -37,6 +38,8 @@ pub(super) async fn overview(engine: web::Data<Engine>, req: HttpRequest) -> Htt
             tr { th scope="row" { "API calls this month" } td { (usage.api_calls_this_month) " of " (calls_limit) } }
             tr { th scope="row" { "New contacts today" } td { (usage.new_contacts_today) " of " (record.effective_new_contacts()) } }
         }
+        h2 { "Last 24 hours" }
+        (super::chart::last_day(&last_day))
         h2 { "Phones" }
         @if phones.is_empty() {
             p { "No phones yet: the operator adds them." }

@@ -40,10 +40,16 @@ pub(super) async fn webhooks(engine: web::Data<Engine>, req: HttpRequest) -> Htt
     html_response(StatusCode::OK, page("Webhooks", Some(&s), body))
 }
 
+#[derive(serde::Deserialize)]
+pub(super) struct Before {
+    before: Option<String>,
+}
+
 pub(super) async fn webhook_log(
     engine: web::Data<Engine>,
     req: HttpRequest,
     id: web::Path<String>,
+    q: web::Query<Before>,
 ) -> HttpResponse {
     let (s, tenant) = match tenant_session(&engine, &req) {
         Ok(v) => v,
@@ -57,9 +63,15 @@ pub(super) async fn webhook_log(
         let body = html! { p.error role="alert" { "No such webhook in this account." } };
         return html_response(StatusCode::NOT_FOUND, page("Delivery log", Some(&s), body));
     };
-    let log = engine.reads(tenant).deliveries(w.id, None, DELIVERIES_SHOWN).unwrap_or_default();
+    let before = q.before.as_deref().and_then(|b| ulid::Ulid::from_string(b).ok());
+    let mut log =
+        engine.reads(tenant).deliveries_newest(w.id, before, DELIVERIES_SHOWN + 1).unwrap_or_default();
+    let older = (log.len() > DELIVERIES_SHOWN).then(|| {
+        log.truncate(DELIVERIES_SHOWN);
+        log.last().map(|d| format!("/dashboard/webhooks/{}?before={}", w.id, d.id)).unwrap_or_default()
+    });
     let body = html! {
-        p { "Deliveries to " code { (w.url) } ", oldest first." }
+        p { "Deliveries to " code { (w.url) } ", newest first." }
         @if log.is_empty() { p { "Nothing delivered yet." } }
         @for d in &log {
             @let state = wire_name(d.state);
@@ -96,6 +108,7 @@ pub(super) async fn webhook_log(
                 }
             }
         }
+        @if let Some(href) = older { p { a href=(href) { "Older deliveries" } } }
     };
     html_response(StatusCode::OK, page("Delivery log", Some(&s), body))
 }

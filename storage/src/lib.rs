@@ -23,7 +23,7 @@ pub use compact::{compact, Compacted};
 pub use error::StoreError;
 pub use health::{StoreHealth, Writable, FREE_TO_REOPEN};
 pub use store::{
-    id_bound, Campaigns, Contacts, Cursor, DueDelivery, HeldMessage, Indexed, KeyLocation, Keys, Messages,
-    Meta, Numbers, PendingWork, PhoneLocation, Phones, Sessions, Store, Templates, Tenants, Unique, Webhooks,
-    DEFAULT_CACHE_MB,
+    id_bound, Campaigns, Contacts, Cursor, DueDelivery, HeldMessage, HourCounts, Hourly, Indexed,
+    KeyLocation, Keys, Messages, Meta, Numbers, PendingWork, PhoneLocation, Phones, Sessions, Store,
+    Templates, Tenants, Unique, Webhooks, DEFAULT_CACHE_MB,
 };

@@ -66,9 +66,22 @@ async fn text(c: &Client) -> String {
 #[actix_web::test]
 async fn sign_in_see_the_overview_and_sign_out_in_chromium() {
     let app = spawn_app().await;
-    let t = app.create_tenant("starter").await;
+    let t = app.create_tenant("scale").await;
     app.sim_phone(&t.id, "+15550100001", 0).await;
-    let delivered = app.send_ok(&t.live, "+14155550100").await;
+    // Five hours of test traffic for the Overview's chart: more each hour, one in four failing.
+    for hour in 0..5 {
+        let mut last = String::new();
+        for i in 0..(4 + 3 * hour) {
+            let to = if i % 4 == 3 { "+15005550001" } else { "+14155550100" };
+            last = app.send_ok(&t.test, to).await;
+        }
+        // Completions are in order: once the last is done, the hour is complete.
+        while app.message(&t.test, &last).await["status"] == "queued" {
+            actix_web::rt::time::sleep(Duration::from_millis(10)).await;
+        }
+        app.clock.advance(Duration::from_secs(3600));
+    }
+    let delivered = app.send_ok(&t.live, "+14155550199").await;
     app.wait_status(&t.live, &delivered, "delivered").await;
     let (_driver, c) = browser().await;
 
@@ -87,6 +100,10 @@ async fn sign_in_see_the_overview_and_sign_out_in_chromium() {
     let page = text(&c).await;
     assert!(page.contains("API calls this month") && page.contains("+15550100001"), "{page}");
     assert!(page.contains("1 of 300"), "the phone's sent today: {page}");
+    let bars = c.find_all(Locator::Css("svg rect[data-series]")).await.unwrap();
+    assert_eq!(bars.len(), 5 * 3 + 2, "sent, delivered and failed for five hours, then the live message");
+    let title = c.find(Locator::Css("svg title#chart-title")).await.unwrap().html(true).await.unwrap();
+    assert!(title.contains("40 sent, 40 delivered, 11 failed"), "{title}");
     shot(&c, "overview").await;
 
     // Messages, newest first: a test message that failed, then the delivered one; each opens its
@@ -100,7 +117,8 @@ async fn sign_in_see_the_overview_and_sign_out_in_chromium() {
     c.find(Locator::LinkText("Messages")).await.unwrap().click().await.unwrap();
     c.wait().for_element(Locator::Css("table caption")).await.unwrap();
     let rows = c.find_all(Locator::Css("table tr")).await.unwrap();
-    assert_eq!(rows.len(), 3, "a header and two messages");
+    assert_eq!(rows.len(), 51, "a header and a page of 50");
+    assert!(text(&c).await.contains("Older messages"));
     let first = rows[1].text().await.unwrap();
     assert!(first.contains("failed (test)") && first.contains("will bounce"), "newest first: {first}");
     shot(&c, "messages").await;
@@ -111,7 +129,7 @@ async fn sign_in_see_the_overview_and_sign_out_in_chromium() {
     assert!(page.contains("DELIVERY_FAILED") && page.contains("Failed 20"), "{page}");
     shot(&c, "message-failed").await;
     // The filter: delivered only.
-    c.goto(&format!("{}/dashboard/messages?status=delivered", app.base)).await.unwrap();
+    c.goto(&format!("{}/dashboard/messages?status=delivered&to=%2B14155550199", app.base)).await.unwrap();
     let rows = c.find_all(Locator::Css("table tr")).await.unwrap();
     assert_eq!(rows.len(), 2);
     assert!(rows[1].text().await.unwrap().contains("delivered"));
@@ -193,8 +211,18 @@ async fn sign_in_see_the_overview_and_sign_out_in_chromium() {
     op.wait().for_element(Locator::XPath("//button[text()='Reactivate']")).await.unwrap();
     assert!(text(&op).await.contains("suspended"));
     shot(&op, "operator-tenant").await;
+    op.find(Locator::LinkText("Phones")).await.unwrap().click().await.unwrap();
+    op.wait().for_element(Locator::Css("table caption")).await.unwrap();
+    let phones = text(&op).await;
+    assert!(
+        phones.contains("+15550100001") && phones.contains("online") && phones.contains("1 of 300"),
+        "{phones}"
+    );
+    shot(&op, "operator-phones").await;
     op.find(Locator::LinkText("Node")).await.unwrap().click().await.unwrap();
     op.wait().for_element(Locator::Css("table caption")).await.unwrap();
+    let node = text(&op).await;
+    assert!(node.contains("http error 4") && node.contains("success 1"), "{node}");
     shot(&op, "operator-node").await;
     c.goto(&format!("{}/dashboard/", app.base)).await.unwrap();
     c.wait().for_element(Locator::Css("input#key")).await.unwrap();

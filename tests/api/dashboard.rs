@@ -187,3 +187,165 @@ async fn contacts_templates_and_campaigns_are_listed_for_their_tenant_only() {
     let (_, _, page) = get(&app.base, "/dashboard/campaigns", &c).await;
     assert!(page.contains("spring (test)") && page.contains("<td>draft</td>"), "{page}");
 }
+
+/// The Overview's chart and its table of numbers: what the page says for the hour `label`.
+fn hour_row(page: &str, label: &str) -> (u64, u64, u64) {
+    let at =
+        page.find(&format!("<tr><td>{label}</td>")).unwrap_or_else(|| panic!("a row for {label}: {page}"));
+    let cells: Vec<u64> = page[at..]
+        .split("</tr>")
+        .next()
+        .unwrap()
+        .split("<td>")
+        .skip(2)
+        .map(|c| c.split('<').next().unwrap().parse().unwrap())
+        .collect();
+    (cells[0], cells[1], cells[2])
+}
+
+#[actix_web::test]
+async fn the_overview_charts_sent_delivered_and_failed_per_hour() {
+    let app = spawn_app().await;
+    let t = app.create_tenant("starter").await;
+    let (_, token) = app.agent_phone(&t.id, "+14155550123").await;
+    let base = app.base.clone();
+    let (_, set, _) = sign_in(&base, &t.live).await;
+    let c = session_cookie(&set.unwrap());
+
+    // 12:00 UTC: two test messages delivered, one failed.
+    for to in ["+14155550100", "+14155550101", "+15005550001"] {
+        let id = app.send_ok(&t.test, to).await;
+        let want = if to == "+15005550001" { "failed" } else { "delivered" };
+        app.wait_status(&t.test, &id, want).await;
+    }
+    // An agent reports `sent`, then, two hours later, `delivered`: sent once, delivered later.
+    assert!(app.poll(&token, 0).await.is_empty(), "the agent is online");
+    let id = app.send_ok(&t.live, "+14155550102").await;
+    assert_eq!(app.poll(&token, 0).await.len(), 1);
+    app.report(&token, &id, json!({"status": "sent"})).await.expect(200, None);
+    app.clock.advance(std::time::Duration::from_secs(2 * 3600));
+    app.report(&token, &id, json!({"status": "delivered"})).await.expect(200, None);
+
+    let (status, _, page) = get(&base, "/dashboard/", &c).await;
+    assert_eq!(status, 200);
+    assert_eq!(hour_row(&page, "2026-11-22 12:00"), (3, 2, 1), "{page}");
+    assert_eq!(hour_row(&page, "2026-11-22 13:00"), (0, 0, 0));
+    assert_eq!(hour_row(&page, "2026-11-22 14:00"), (0, 1, 0));
+    assert!(page.contains("last 24 hours: 3 sent, 3 delivered, 1 failed"), "{page}");
+    assert!(page.contains("<svg role=\"img\""), "{page}");
+    // Another tenant's chart is its own.
+    let other = app.create_tenant("starter").await;
+    let (_, set, _) = sign_in(&base, &other.live).await;
+    let (_, _, theirs) = get(&base, "/dashboard/", &session_cookie(&set.unwrap())).await;
+    assert!(theirs.contains("last 24 hours: 0 sent, 0 delivered, 0 failed"), "{theirs}");
+
+    // A day on (a new session: the first one idled out), 12:00 has left the chart.
+    app.clock.advance(std::time::Duration::from_secs(23 * 3600));
+    let (_, set, _) = sign_in(&base, &t.live).await;
+    let (_, _, page) = get(&base, "/dashboard/", &session_cookie(&set.unwrap())).await;
+    assert_eq!(hour_row(&page, "2026-11-23 13:00"), (0, 0, 0));
+    assert_eq!(hour_row(&page, "2026-11-22 14:00"), (0, 1, 0));
+    assert!(!page.contains("<tr><td>2026-11-22 12:00</td>"), "{page}");
+    assert!(page.contains("last 24 hours: 0 sent, 1 delivered, 0 failed"), "{page}");
+}
+
+#[actix_web::test]
+async fn the_operator_sees_every_phone_and_the_nodes_webhook_outcomes() {
+    let app = spawn_app().await;
+    let (a, b) = (app.create_tenant("starter").await, app.create_tenant("growth").await);
+    app.patch_tenant(&b.id, json!({"name": "bravo"})).await;
+    app.sim_phone(&a.id, "+15550100001", 0).await;
+    let (_, token) = app.agent_phone(&b.id, "+15550100002").await;
+    app.agent_phone(&b.id, "+15550100003").await;
+    assert!(app.poll(&token, 0).await.is_empty(), "the first agent is online");
+    app.send_ok(&a.live, "+14155550100").await;
+    let base = app.base.clone();
+    let c = session_cookie(&sign_in(&base, ADMIN).await.1.unwrap());
+
+    let (status, _, page) = get(&base, "/dashboard/admin/phones", &c).await;
+    assert_eq!(status, 200);
+    let row = |number: &str| {
+        let at = page.find(&format!("<td>{number}</td>")).unwrap_or_else(|| panic!("{number}: {page}"));
+        page[at..].split("</tr>").next().unwrap().to_owned()
+    };
+    assert!(row("+15550100001").contains("<td>online</td><td>1 of 300</td>"), "{}", row("+15550100001"));
+    assert!(row("+15550100001").contains(&format!("/dashboard/admin/tenants/{}", a.id)));
+    assert!(
+        row("+15550100002").contains("<td>agent</td><td>yes</td><td>online</td>"),
+        "{}",
+        row("+15550100002")
+    );
+    assert!(row("+15550100003").contains("<td>offline</td>"));
+    // Tenant by tenant: both of b's phones after a's.
+    let (p1, p2) = (page.find("+15550100001").unwrap(), page.find("+15550100002").unwrap());
+    assert!(p1 < p2);
+    // A tenant's session is sent to its own pages.
+    let tc = session_cookie(&sign_in(&base, &a.live).await.1.unwrap());
+    assert_eq!(get(&base, "/dashboard/admin/phones", &tc).await.1.as_deref(), Some("/dashboard/"));
+
+    // The Node page counts webhook attempts by outcome.
+    let rx = spawn_receiver().await;
+    rx.set_status(500);
+    let w = app
+        .call(
+            "POST",
+            "/v1/webhooks",
+            Some(&a.live),
+            Some(json!({"url": rx.url, "events": ["message.delivered"]})),
+        )
+        .await
+        .expect(201, None);
+    let wid = w.data()["id"].as_str().unwrap().to_owned();
+    app.call("POST", &format!("/v1/webhooks/{wid}/test"), Some(&a.live), None).await.expect(202, None);
+    rx.wait_for(1).await;
+    let (status, _, node) = get(&base, "/dashboard/admin/node", &c).await;
+    assert_eq!(status, 200);
+    assert!(node.contains("<th scope=\"row\">http error</th><td>1</td>"), "{node}");
+}
+
+#[actix_web::test]
+async fn a_webhooks_delivery_log_is_newest_first_with_a_cursor() {
+    let app = spawn_app().await;
+    let t = app.create_tenant("scale").await;
+    let rx = spawn_receiver().await;
+    let w = app
+        .call(
+            "POST",
+            "/v1/webhooks",
+            Some(&t.live),
+            Some(json!({"url": rx.url, "events": ["message.delivered"]})),
+        )
+        .await
+        .expect(201, None);
+    let wid = w.data()["id"].as_str().unwrap().to_owned();
+    let mut events = Vec::new();
+    for _ in 0..52 {
+        let r = app
+            .call("POST", &format!("/v1/webhooks/{wid}/test"), Some(&t.live), None)
+            .await
+            .expect(202, None);
+        events.push(r.data()["delivery_id"].as_str().unwrap().to_owned());
+    }
+    let base = app.base.clone();
+    let c = session_cookie(&sign_in(&base, &t.live).await.1.unwrap());
+    let (status, _, first) = get(&base, &format!("/dashboard/webhooks/{wid}"), &c).await;
+    assert_eq!(status, 200);
+    assert_eq!(first.matches("<section class=\"delivery\"").count(), 50);
+    assert!(first.find(&events[51]).unwrap() < first.find(&events[2]).unwrap(), "newest first");
+    assert!(!first.contains(&events[1]));
+    let href = first
+        .split("href=\"")
+        .find(|s| s.contains("?before="))
+        .expect("an older page")
+        .split('"')
+        .next()
+        .unwrap();
+    let (_, _, older) = get(&base, &href.replace("&amp;", "&"), &c).await;
+    assert_eq!(older.matches("<section class=\"delivery\"").count(), 2);
+    assert!(older.find(&events[1]).unwrap() < older.find(&events[0]).unwrap());
+    assert!(!older.contains("Older deliveries"));
+    // Another tenant cannot read it.
+    let other = app.create_tenant("starter").await;
+    let oc = session_cookie(&sign_in(&base, &other.live).await.1.unwrap());
+    assert_eq!(get(&base, &format!("/dashboard/webhooks/{wid}"), &oc).await.0, 404);
+}

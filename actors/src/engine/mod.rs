@@ -29,8 +29,8 @@ use crate::registry::{Arbiters, PhoneRegistry, Shared, WebhookRegistry};
 use crate::retention::Sweeper;
 use crate::scheduler::{self, Scheduler};
 use crate::tenant::{
-    self, Admitted, NewKey, QuietHoursPatch, RateInfo, SendRequest, TenantActor, TenantPatch, CALLS,
-    NEW_CONTACTS,
+    self, sent_counter, Admitted, NewKey, PhoneView, QuietHoursPatch, RateInfo, SendRequest, TenantActor,
+    TenantPatch, CALLS, NEW_CONTACTS,
 };
 use crate::EngineError;
 
@@ -183,6 +183,7 @@ impl Engine {
             phones: PhoneRegistry::default(),
             webhooks: WebhookRegistry::default(),
             allow_private: config.webhook_allow_private,
+            outcomes: Arc::default(),
             scheduler: Arc::default(),
         };
         let admin_hash = store.meta().admin_token_hash()?;
@@ -424,6 +425,34 @@ impl Engine {
                 Ok((t, u))
             })
             .collect()
+    }
+
+    /// Every tenant's phones, tenant by tenant, after the phone `after`, with their state: read
+    /// from the store and the running phones, so listing wakes no tenant. A phone whose tenant
+    /// has no running actor is offline unless it is a sim switched on.
+    pub fn list_phones(&self, after: Option<Ulid>, limit: usize) -> Result<Vec<PhoneView>, EngineError> {
+        let now = self.inner.clock.now();
+        let day = now.date_naive();
+        let running = self.inner.shared.phones.read().unwrap();
+        self.inner
+            .store
+            .phones()
+            .page(after, limit)?
+            .into_iter()
+            .map(|rec| {
+                let online = match running.get(&rec.id) {
+                    Some(p) => p.live.is_online(now.timestamp_millis()),
+                    None => rec.driver == PhoneDriver::Sim && rec.sim_online,
+                };
+                let sent = self.inner.store.tenants().counter(rec.tenant_id, &sent_counter(rec.id, day))?;
+                Ok(PhoneView { online, sent_today: u32::try_from(sent).unwrap_or(u32::MAX), record: rec })
+            })
+            .collect()
+    }
+
+    /// Webhook attempt outcomes since start, by kind.
+    pub fn webhook_outcomes(&self) -> Vec<(String, u64)> {
+        self.inner.shared.outcomes.snapshot()
     }
 
     fn usage(&self, id: Ulid) -> Result<Usage, EngineError> {

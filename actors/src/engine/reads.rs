@@ -6,7 +6,7 @@
 use pigeon_storage::model::{
     CampaignRecord, ContactRecord, DeliveryRecord, MessageRecord, MessageStatus, TemplateRecord,
 };
-use pigeon_storage::Store;
+use pigeon_storage::{HourCounts, Store};
 use serde_json::{Map, Value};
 use ulid::Ulid;
 
@@ -33,6 +33,12 @@ impl Engine {
 pub const MAX_LIST_READ: usize = 5_000;
 
 impl TenantReads<'_> {
+    /// Sent, delivered and failed per hour over the 24 hours up to `now`, oldest first.
+    pub fn last_day(&self, now: chrono::DateTime<chrono::Utc>) -> Result<Vec<HourCounts>, EngineError> {
+        let hour = now.timestamp().div_euclid(3600).max(0) as u64;
+        Ok(self.store.tenants().hours(self.tenant, hour)?)
+    }
+
     /// One message.
     pub fn message(&self, id: Ulid) -> Result<MessageRecord, EngineError> {
         self.store.messages().get(self.tenant, id)?.ok_or(EngineError::NotFound(Missing::Message))
@@ -138,5 +144,15 @@ impl TenantReads<'_> {
         limit: usize,
     ) -> Result<Vec<DeliveryRecord>, EngineError> {
         Ok(self.store.webhooks().deliveries(self.tenant, webhook, after, limit)?)
+    }
+
+    /// The same newest first, before `before` (the dashboard's delivery log).
+    pub fn deliveries_newest(
+        &self,
+        webhook: Ulid,
+        before: Option<Ulid>,
+        limit: usize,
+    ) -> Result<Vec<DeliveryRecord>, EngineError> {
+        Ok(self.store.webhooks().deliveries_newest(self.tenant, webhook, before, limit)?)
     }
 }

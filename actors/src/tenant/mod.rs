@@ -17,6 +17,7 @@ mod send;
 mod webhooks;
 
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::Duration;
 
 use actix::prelude::*;
@@ -41,6 +42,7 @@ pub(crate) use detect::{DetectNumber, DETECTION_TTL};
 pub use keys::NewKey;
 pub(crate) use keys::{new_key, CreateKey, ListKeys, RevokeKey, SetKeyActive};
 pub(crate) use lifecycle::{CancelMessage, CompleteTest, Inbound, Release};
+pub(crate) use phones::sent_counter;
 pub use phones::PhoneView;
 pub(crate) use phones::{AddPhone, ListPhones, PhoneSlot, RemovePhone, UpdatePhone};
 pub use records::{render, ContactChanges};
@@ -83,6 +85,7 @@ pub(crate) struct TenantActor {
     /// Where the tenant's phone and webhook actors run.
     pub(crate) arbiters: Arbiters,
     pub(crate) allow_private: bool,
+    pub(crate) outcomes: Arc<crate::webhook::Outcomes>,
     /// Where held messages wait.
     pub(crate) scheduler: Option<Addr<crate::scheduler::Scheduler>>,
     /// Runners of the tenant's running campaigns.
@@ -137,6 +140,7 @@ impl TenantActor {
             webhook_registry: shared.webhooks.clone(),
             arbiters: shared.arbiters.clone(),
             allow_private: shared.allow_private,
+            outcomes: shared.outcomes.clone(),
             scheduler: shared.scheduler.get().cloned(),
             runners: HashMap::new(),
         };

@@ -29,7 +29,7 @@ pub(crate) struct PhoneSlot {
     pub(super) addr: Addr<PhoneActor>,
 }
 
-pub(super) fn sent_counter(phone: Ulid, day: NaiveDate) -> String {
+pub(crate) fn sent_counter(phone: Ulid, day: NaiveDate) -> String {
     format!("phone_sent:{phone}:{day}")
 }
 

@@ -26,11 +26,11 @@ pub(crate) struct CreateWebhook {
 impl TenantActor {
     /// Starts an endpoint's actor and makes it known to the phones and the engine.
     pub(crate) fn start_webhook(&self, w: WebhookRecord) -> Addr<WebhookActor> {
-        let (store, clock, hook, allow) =
-            (self.store.clone(), self.clock.clone(), w.clone(), self.allow_private);
+        let (store, clock, hook, allow, outcomes) =
+            (self.store.clone(), self.clock.clone(), w.clone(), self.allow_private, self.outcomes.clone());
         // Built on its arbiter: the HTTP client it holds is not Send.
         let addr = WebhookActor::start_in_arbiter(self.arbiters.for_id(w.id), move |_| {
-            WebhookActor::new(store, clock, hook, allow)
+            WebhookActor::new(store, clock, hook, allow, outcomes)
         });
         self.webhook_registry.write().unwrap().insert(w.id, addr.clone());
         self.subs.add(w, addr.clone());

@@ -3,6 +3,7 @@
 
 use std::collections::{BTreeSet, HashSet, VecDeque};
 use std::net::IpAddr;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use actix::prelude::*;
@@ -17,7 +18,7 @@ use super::signature::{
     sign, standard_sign, ID_HEADER, SIGNATURE_HEADER, STANDARD_SIGNATURE_HEADER, TIMESTAMP_HEADER,
 };
 use super::vet::{is_public, VettedResolver, PRIVATE_REFUSED};
-use super::{ATTEMPT_TIMEOUT, BACKOFF};
+use super::{Outcomes, ATTEMPT_TIMEOUT, BACKOFF};
 use crate::clock::SharedClock;
 use crate::error::Missing;
 
@@ -32,6 +33,7 @@ pub struct WebhookActor {
     clock: SharedClock,
     hook: WebhookRecord,
     allow_private: bool,
+    outcomes: Arc<Outcomes>,
     client: Option<awc::Client>,
     /// Attempts to make now, oldest first.
     ready: VecDeque<Ulid>,
@@ -41,12 +43,19 @@ pub struct WebhookActor {
 }
 
 impl WebhookActor {
-    pub(crate) fn new(store: Store, clock: SharedClock, hook: WebhookRecord, allow_private: bool) -> Self {
+    pub(crate) fn new(
+        store: Store,
+        clock: SharedClock,
+        hook: WebhookRecord,
+        allow_private: bool,
+        outcomes: Arc<Outcomes>,
+    ) -> Self {
         Self {
             store,
             clock,
             hook,
             allow_private,
+            outcomes,
             client: None,
             ready: VecDeque::new(),
             due: BTreeSet::new(),
@@ -180,6 +189,7 @@ impl WebhookActor {
             (None, true) => "success".into(),
             (None, false) => "http_error".into(),
         };
+        self.outcomes.add(&kind);
         metrics::counter!("pigeon_webhook_attempts_total", "outcome" => kind).increment(1);
         d.attempts.push(Attempt {
             at,

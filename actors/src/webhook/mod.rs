@@ -11,6 +11,8 @@ mod outbox;
 mod signature;
 mod vet;
 
+use std::collections::BTreeMap;
+use std::sync::Mutex;
 use std::time::Duration;
 
 pub(crate) use actor::{Deliver, Depth, Resume, Retry, Stop, UpdateHook, WebhookActor};
@@ -22,6 +24,22 @@ pub use signature::{
     sign, standard_sign, ID_HEADER, SIGNATURE_HEADER, STANDARD_SIGNATURE_HEADER, TIMESTAMP_HEADER,
 };
 pub use vet::{check_url, is_public};
+
+/// Attempt outcomes since the node started, by kind (`success`, `http_error`, `timeout`, …), for
+/// the operator's Node page; `/metrics` counts the same as `pigeon_webhook_attempts_total`.
+#[derive(Default)]
+pub struct Outcomes(Mutex<BTreeMap<String, u64>>);
+
+impl Outcomes {
+    pub(crate) fn add(&self, kind: &str) {
+        *self.0.lock().unwrap().entry(kind.to_owned()).or_default() += 1;
+    }
+
+    /// Every kind seen so far, by name.
+    pub fn snapshot(&self) -> Vec<(String, u64)> {
+        self.0.lock().unwrap().iter().map(|(k, v)| (k.clone(), *v)).collect()
+    }
+}
 
 /// The events a webhook can subscribe to.
 pub const EVENTS: [&str; 3] = ["message.delivered", "message.failed", "message.received"];

@@ -87,7 +87,8 @@ impl Subscribers {
 }
 
 /// Writes a message's new state with the deliveries it causes (deliveries first: the outbox rule),
-/// then hands them to their endpoints.
+/// then hands them to their endpoints. Every fate passes here, so here it is counted in the
+/// tenant's hourly counts too.
 pub(crate) fn write_with_events(
     store: &Store,
     subs: &Subscribers,
@@ -95,9 +96,31 @@ pub(crate) fn write_with_events(
     now: DateTime<Utc>,
 ) -> Result<(), pigeon_storage::StoreError> {
     let outbox = subs.emit(store, m, now);
+    // Counted first, so whoever sees the new state sees it counted.
+    count_hour(store, m, now);
     store.messages().put(m)?;
     outbox.send();
     Ok(())
+}
+
+/// Counts a new `sent`, `delivered` or `failed` state in its hour. A message delivered without a
+/// `sent` report before (sims, agents reporting straight away) left its phone too.
+fn count_hour(store: &Store, m: &MessageRecord, now: DateTime<Utc>) {
+    use pigeon_storage::model::MessageStatus::*;
+    use pigeon_storage::Hourly;
+    let kinds: &[Hourly] = match m.status {
+        Sent => &[Hourly::Sent],
+        Delivered if m.sent_at == m.delivered_at => &[Hourly::Sent, Hourly::Delivered],
+        Delivered => &[Hourly::Delivered],
+        Failed => &[Hourly::Failed],
+        _ => return,
+    };
+    let hour = now.timestamp().div_euclid(3600).max(0) as u64;
+    for kind in kinds {
+        if let Err(e) = store.tenants().count_hour(m.tenant_id, *kind, hour) {
+            log_store_failure!(e, "cannot count a message in its hour");
+        }
+    }
 }
 
 /// Deliveries written and waiting to be handed to their endpoints' actors.

@@ -42,7 +42,7 @@ pub use phones::{PhoneLocation, Phones};
 pub use records::{Contacts, Indexed, Templates, Unique};
 pub use retention::{id_bound, Cursor};
 pub use sessions::Sessions;
-pub use tenants::Tenants;
+pub use tenants::{HourCounts, Hourly, Tenants};
 pub use webhooks::{DueDelivery, Webhooks};
 
 /// Handle to the store; cheap to clone, shared by every actor.
@@ -372,6 +372,32 @@ pub(crate) fn page<T: Codec>(
     };
     tree.range::<Vec<u8>, _>((start, Bound::Unbounded))
         .take_while(|kv| kv.as_ref().map_or(true, |(k, _)| k.starts_with(prefix)))
+        .take(limit)
+        .map(|kv| decode(name, &kv?.1))
+        .collect()
+}
+
+/// The same newest first: records under `prefix` (keyed `prefix ++ id`) before `before`.
+pub(crate) fn page_newest<T: Codec>(
+    tree: &sled::Tree,
+    name: &'static str,
+    prefix: &[u8],
+    before: Option<Ulid>,
+    limit: usize,
+) -> Result<Vec<T>, StoreError> {
+    let mut end = prefix.to_vec();
+    let end = match before {
+        Some(b) => {
+            end.extend_from_slice(&b.to_bytes());
+            Bound::Excluded(end)
+        }
+        None => {
+            end.extend_from_slice(&[0xff; 16]);
+            Bound::Included(end)
+        }
+    };
+    tree.range::<Vec<u8>, _>((Bound::Included(prefix.to_vec()), end))
+        .rev()
         .take(limit)
         .map(|kv| decode(name, &kv?.1))
         .collect()

@@ -76,6 +76,24 @@ impl Phones {
         all_of(&self.phones, "phones", tenant)
     }
 
+    /// Every tenant's phones, tenant by tenant (oldest tenant first), after the phone `after`
+    /// (the operator's node-wide list, a cursor page at a time).
+    pub fn page(&self, after: Option<Ulid>, limit: usize) -> Result<Vec<PhoneRecord>, StoreError> {
+        let start = match after {
+            Some(id) => match self.owner(id)? {
+                Some(tenant) => std::ops::Bound::Excluded(tkey(tenant, &id.to_bytes())),
+                // A phone deleted meanwhile: start over rather than guess where it was.
+                None => std::ops::Bound::Unbounded,
+            },
+            None => std::ops::Bound::Unbounded,
+        };
+        self.phones
+            .range::<Vec<u8>, _>((start, std::ops::Bound::Unbounded))
+            .take(limit)
+            .map(|kv| super::decode("phones", &kv?.1))
+            .collect()
+    }
+
     /// One phone of a tenant.
     pub fn get(&self, tenant: Ulid, id: Ulid) -> Result<Option<PhoneRecord>, StoreError> {
         get_of(&self.phones, "phones", tenant, id)

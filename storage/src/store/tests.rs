@@ -342,3 +342,32 @@ async fn a_filtered_page_reads_a_bounded_number_of_messages_and_says_where_it_st
     let (found, stopped) = s.messages().page(t, Some(ids[5]), 10, 4, |_| true).unwrap();
     assert_eq!((found.len(), stopped), (4, None));
 }
+
+#[tokio::test]
+async fn hourly_counts_keep_24_hours_and_survive_reopen() {
+    let dir = tempfile::tempdir().unwrap();
+    let (t, other) = (Ulid::generate(), Ulid::generate());
+    let h = 500_000;
+    {
+        let s = Store::open(dir.path()).unwrap();
+        for _ in 0..3 {
+            s.tenants().count_hour(t, Hourly::Sent, h).unwrap();
+        }
+        s.tenants().count_hour(t, Hourly::Delivered, h).unwrap();
+        s.tenants().count_hour(t, Hourly::Failed, h - 5).unwrap();
+        s.tenants().count_hour(other, Hourly::Sent, h).unwrap();
+        // A slot 24 hours on starts again from one.
+        s.tenants().count_hour(t, Hourly::Failed, h - 30).unwrap();
+        s.tenants().count_hour(t, Hourly::Failed, h - 6).unwrap();
+    }
+    let s = Store::open(dir.path()).unwrap();
+    let hours = s.tenants().hours(t, h).unwrap();
+    assert_eq!(hours.len(), 24);
+    assert_eq!((hours[0].hour, hours[23].hour), (h - 23, h));
+    assert_eq!(hours[23], HourCounts { hour: h, sent: 3, delivered: 1, failed: 0 });
+    assert_eq!(hours[18].failed, 1);
+    assert_eq!(hours[17].failed, 1, "the slot's older hour was replaced");
+    assert_eq!(hours.iter().map(|h| h.sent + h.delivered + h.failed).sum::<u64>(), 6);
+    // A day later every slot is stale.
+    assert!(s.tenants().hours(t, h + 24).unwrap().iter().all(|h| h.sent + h.delivered + h.failed == 0));
+}

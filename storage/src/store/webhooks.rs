@@ -8,7 +8,7 @@ use ulid::Ulid;
 
 use super::tree::{Opener, Tree};
 use super::worklist::WorkList;
-use super::{all_of, decode, encode, page, tkey, ulid_at};
+use super::{all_of, decode, encode, page, page_newest, tkey, ulid_at};
 use crate::model::{DeliveryRecord, DeliveryState, WebhookRecord};
 use crate::StoreError;
 
@@ -115,6 +115,17 @@ impl Webhooks {
         limit: usize,
     ) -> Result<Vec<DeliveryRecord>, StoreError> {
         page(&self.deliveries, "deliveries", &tkey(tenant, &webhook.to_bytes()), after, limit)
+    }
+
+    /// The same newest first, before `before` (the dashboard's delivery log).
+    pub fn deliveries_newest(
+        &self,
+        tenant: Ulid,
+        webhook: Ulid,
+        before: Option<Ulid>,
+        limit: usize,
+    ) -> Result<Vec<DeliveryRecord>, StoreError> {
+        page_newest(&self.deliveries, "deliveries", &tkey(tenant, &webhook.to_bytes()), before, limit)
     }
 
     /// Every pending delivery, webhook by webhook, oldest first.
