@@ -22,6 +22,8 @@ pub struct Settings {
     pub cache_mb: u64,
     /// How long final messages and settled webhook deliveries are kept.
     pub retention: std::time::Duration,
+    /// How long a tenant's actors stay without work before they stop (passivation).
+    pub actor_idle: std::time::Duration,
     /// The identity provider whose JWTs stand in for API keys (issue 13), if any.
     pub identity: Option<pigeon_actors::identity::IdentityConfig>,
     /// Where clients reach the node; an `https://` one makes the dashboard's cookie `Secure`.
@@ -40,6 +42,7 @@ impl Settings {
             bench_routes: false,
             cache_mb: pigeon_actors::storage::DEFAULT_CACHE_MB,
             retention: pigeon_actors::DEFAULT_RETENTION,
+            actor_idle: pigeon_actors::DEFAULT_ACTOR_IDLE,
             identity: None,
             public_url: None,
         }

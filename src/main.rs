@@ -77,6 +77,10 @@ struct ServeArgs {
     /// `5s`, or combinations like `1h 30m`.
     #[arg(long, env = "PIGEON_RETENTION", default_value = "30d", value_parser = humantime::parse_duration)]
     retention: std::time::Duration,
+    /// Stop a tenant's actors once it has had no work this long (they start again on its next
+    /// call, from the store): `10m`, `30s`, …
+    #[arg(long, env = "PIGEON_ACTOR_IDLE", default_value = "10m", value_parser = humantime::parse_duration)]
+    actor_idle: std::time::Duration,
     /// Page cache of the store, MiB: most of the server's memory.
     #[arg(long, env = "PIGEON_CACHE_MB", default_value_t = pigeon_actors::storage::DEFAULT_CACHE_MB)]
     cache_mb: u64,
@@ -188,6 +192,7 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
         bench_routes: args.bench_routes,
         cache_mb: args.cache_mb,
         retention: args.retention,
+        actor_idle: args.actor_idle,
         identity,
         public_url: args.public_url,
     };

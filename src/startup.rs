@@ -56,6 +56,7 @@ impl Application {
         let config = EngineConfig {
             webhook_allow_private: settings.webhook_allow_private,
             retention: settings.retention,
+            actor_idle: settings.actor_idle,
             identity: settings.identity.clone(),
             ..EngineConfig::default()
         };

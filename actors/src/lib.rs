@@ -40,7 +40,7 @@ pub mod zones;
 
 pub use engine::{
     AgentHandle, CreatedTenant, Demo, Depths, Engine, EngineConfig, LocatedKey, Session, TenantHandle,
-    TenantReads, Usage, DEFAULT_RETENTION, MAX_LIST_READ, SESSION_IDLE,
+    TenantReads, Usage, DEFAULT_ACTOR_IDLE, DEFAULT_RETENTION, MAX_LIST_READ, SESSION_IDLE,
 };
 pub use error::{EngineError, Missing};
 pub use failure::FailureCode;

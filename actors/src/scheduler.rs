@@ -4,7 +4,7 @@
 //! can never race. Time is the injectable clock, and the timeline is rebuilt from the store at
 //! start, so overdue messages go out at once after a restart.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::time::Duration;
 
 use actix::prelude::*;
@@ -24,11 +24,19 @@ pub(crate) struct Scheduler {
     clock: SharedClock,
     release: Release,
     timeline: BTreeSet<HeldMessage>,
+    /// How many of the timeline's messages each tenant has (a tenant with any does not rest).
+    per_tenant: HashMap<Ulid, usize>,
 }
 
 impl Scheduler {
     pub(crate) fn new(store: Store, clock: SharedClock, release: Release) -> Self {
-        Self { store, clock, release, timeline: BTreeSet::new() }
+        Self { store, clock, release, timeline: BTreeSet::new(), per_tenant: HashMap::new() }
+    }
+
+    fn insert(&mut self, h: HeldMessage) {
+        if self.timeline.insert(h) {
+            *self.per_tenant.entry(h.tenant_id).or_default() += 1;
+        }
     }
 
     fn tick(&mut self) {
@@ -39,6 +47,12 @@ impl Scheduler {
             }
             let h = *h;
             self.timeline.pop_first();
+            if let Some(n) = self.per_tenant.get_mut(&h.tenant_id) {
+                *n -= 1;
+                if *n == 0 {
+                    self.per_tenant.remove(&h.tenant_id);
+                }
+            }
             (self.release)(h.tenant_id, h.message_id);
         }
     }
@@ -53,7 +67,9 @@ impl Actor for Scheduler {
                 if !held.is_empty() {
                     tracing::info!(messages = held.len(), "resumed held messages");
                 }
-                self.timeline.extend(held);
+                for h in held {
+                    self.insert(h);
+                }
             }
             Err(e) => tracing::error!(error = %e, "cannot read the schedule"),
         }
@@ -73,7 +89,7 @@ pub(crate) struct Hold {
 impl Handler<Hold> for Scheduler {
     type Result = ();
     fn handle(&mut self, m: Hold, _: &mut Self::Context) {
-        self.timeline.insert(HeldMessage { at: m.at, tenant_id: m.tenant, message_id: m.id });
+        self.insert(HeldMessage { at: m.at, tenant_id: m.tenant, message_id: m.id });
     }
 }
 
@@ -86,5 +102,17 @@ impl Handler<Depth> for Scheduler {
     type Result = usize;
     fn handle(&mut self, _: Depth, _: &mut Self::Context) -> usize {
         self.timeline.len()
+    }
+}
+
+/// How many messages a tenant has held.
+#[derive(Message)]
+#[rtype(result = "usize")]
+pub(crate) struct HeldFor(pub Ulid);
+
+impl Handler<HeldFor> for Scheduler {
+    type Result = usize;
+    fn handle(&mut self, HeldFor(tenant): HeldFor, _: &mut Self::Context) -> usize {
+        self.per_tenant.get(&tenant).copied().unwrap_or(0)
     }
 }

@@ -187,6 +187,7 @@ pub(super) async fn admin_node(engine: web::Data<Engine>, req: HttpRequest) -> H
             tr { th scope="row" { "Writes since start" } td { (engine.store_writes()) } }
             tr { th scope="row" { "Flushes / commits" } td { (c.flushes) " / " (c.commits) } }
             tr { th scope="row" { "Running tenant actors" } td { (engine.running_tenants()) } }
+            tr { th scope="row" { "Tenants passivated since start" } td { (engine.passivations()) } }
         }
         @let outcomes = engine.webhook_outcomes();
         table {

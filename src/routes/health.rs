@@ -57,6 +57,7 @@ pub async fn metrics(engine: web::Data<Engine>) -> HttpResponse {
     metrics::counter!("pigeon_store_flush_microseconds_total").absolute(c.flush_micros);
     metrics::counter!("pigeon_store_slow_flushes_total").absolute(c.slow_flushes);
     metrics::gauge!("pigeon_tenant_actors").set(engine.running_tenants() as f64);
+    metrics::counter!("pigeon_actor_passivations_total").absolute(engine.passivations());
     metrics::gauge!("pigeon_store_size_bytes").set(engine.store_size() as f64);
     metrics::counter!("pigeon_store_writes_total").absolute(engine.store_writes());
     let d = engine.depths().await;

@@ -9,32 +9,60 @@ use pigeon_storage::model::{
 };
 use ulid::Ulid;
 
+use super::Engine;
 use crate::domain::PhoneNumber;
 use crate::phone::{self, Job};
 use crate::registry::PhoneEntry;
 use crate::tenant::{self, NewKey, PhoneView, SendRequest, TenantActor, TenantPatch};
 use crate::EngineError;
 
-/// A running tenant actor, addressed by handle.
+/// A tenant's actor, addressed by handle. The actor may passivate while the handle is held (see
+/// `tenant/rest.rs`); a request that finds it stopped was never handled, so [`TenantHandle::ask`]
+/// sends it again to the tenant's next actor.
 #[derive(Clone)]
 pub struct TenantHandle {
+    pub(super) engine: Engine,
+    pub(super) id: Ulid,
     pub(super) addr: Addr<TenantActor>,
 }
 
+/// How often a request follows a passivated actor to its successor before giving up (each time
+/// the successor would have had to passivate too, within the same request).
+const REROUTES: usize = 8;
+
 impl TenantHandle {
+    /// Asks the tenant's actor; re-routed when the actor passivated before handling it.
+    pub(crate) async fn ask<M>(&self, msg: M) -> Result<M::Result, EngineError>
+    where
+        M: Message + Clone + Send + 'static,
+        M::Result: Send,
+        TenantActor: Handler<M>,
+    {
+        let mut addr = self.addr.clone();
+        for _ in 0..REROUTES {
+            match addr.send(msg.clone()).await {
+                // Closed: the actor stopped with the request unhandled (handlers never stop
+                // their actor mid-request); its successor starts from the store.
+                Err(MailboxError::Closed) => addr = self.engine.addr(self.id)?,
+                other => return Ok(other?),
+            }
+        }
+        Err(MailboxError::Closed.into())
+    }
+
     /// Creates a draft campaign.
     pub async fn create_campaign(&self, c: tenant::NewCampaign) -> Result<CampaignRecord, EngineError> {
-        self.addr.send(tenant::CreateCampaign(c)).await?
+        self.ask(tenant::CreateCampaign(c)).await?
     }
 
     /// Launches a draft campaign (202: it runs in the background).
     pub async fn launch_campaign(&self, id: Ulid) -> Result<CampaignRecord, EngineError> {
-        self.addr.send(tenant::Launch { id, resume: false }).await?
+        self.ask(tenant::Launch { id, resume: false }).await?
     }
 
     /// Cancels a draft or running campaign.
     pub async fn cancel_campaign(&self, id: Ulid) -> Result<CampaignRecord, EngineError> {
-        self.addr.send(tenant::CancelCampaign(id)).await?
+        self.ask(tenant::CancelCampaign(id)).await?
     }
 
     /// Creates a key; answers once it is on disk.
@@ -44,38 +72,38 @@ impl TenantHandle {
         rate_limit: Option<u64>,
         environment: Environment,
     ) -> Result<NewKey, EngineError> {
-        self.addr.send(tenant::CreateKey { name, rate_limit, environment }).await?
+        self.ask(tenant::CreateKey { name, rate_limit, environment }).await?
     }
 
     /// Unrevoked keys, oldest first, with the rate in force.
     pub async fn list_keys(&self) -> Result<Vec<(ApiKeyRecord, Option<u32>)>, EngineError> {
-        Ok(self.addr.send(tenant::ListKeys).await?)
+        Ok(self.ask(tenant::ListKeys).await?)
     }
 
     /// Revokes a key of this tenant.
     pub async fn revoke_key(&self, id: Ulid) -> Result<(), EngineError> {
-        self.addr.send(tenant::RevokeKey(id)).await?
+        self.ask(tenant::RevokeKey(id)).await?
     }
 
     /// Deactivates or reactivates a key of this tenant.
     pub async fn set_key_active(&self, key_id: Ulid, active: bool) -> Result<ApiKeyRecord, EngineError> {
-        self.addr.send(tenant::SetKeyActive { key_id, active }).await?
+        self.ask(tenant::SetKeyActive { key_id, active }).await?
     }
 
     /// Applies the operator's changes.
     pub async fn patch(&self, p: TenantPatch) -> Result<TenantRecord, EngineError> {
-        self.addr.send(tenant::Patch(p)).await?
+        self.ask(tenant::Patch(p)).await?
     }
 
     /// Decides a send (opt-out, new-contact limit, phone) and records it; the answer comes once
     /// the message is on disk.
     pub async fn send(&self, req: SendRequest) -> Result<MessageRecord, EngineError> {
-        self.addr.send(tenant::Send(req)).await?
+        self.ask(tenant::Send(req)).await?
     }
 
     /// Cancels a message not yet leased to a phone.
     pub async fn cancel(&self, id: Ulid) -> Result<MessageRecord, EngineError> {
-        self.addr.send(tenant::CancelMessage(id)).await?
+        self.ask(tenant::CancelMessage(id)).await?
     }
 
     /// Adds a phone; an agent phone's token comes back once.
@@ -86,12 +114,12 @@ impl TenantHandle {
         driver: PhoneDriver,
         sim: SimSettings,
     ) -> Result<(PhoneView, Option<String>), EngineError> {
-        self.addr.send(tenant::AddPhone { number, daily_limit, driver, sim }).await?
+        self.ask(tenant::AddPhone { number, daily_limit, driver, sim }).await?
     }
 
     /// The tenant's phones, oldest first.
     pub async fn phones(&self) -> Result<Vec<PhoneView>, EngineError> {
-        Ok(self.addr.send(tenant::ListPhones).await?)
+        Ok(self.ask(tenant::ListPhones).await?)
     }
 
     /// Changes a phone's limit, enabled flag or (sim) online switch.
@@ -102,22 +130,27 @@ impl TenantHandle {
         enabled: Option<bool>,
         online: Option<bool>,
     ) -> Result<PhoneView, EngineError> {
-        self.addr.send(tenant::UpdatePhone { id, daily_limit, enabled, online }).await?
+        self.ask(tenant::UpdatePhone { id, daily_limit, enabled, online }).await?
     }
 
     /// Whether a number has iMessage: cached for 7 days, else asked of an online phone.
     pub async fn detect(&self, number: PhoneNumber, test: bool) -> Result<tenant::Detection, EngineError> {
-        self.addr.send(tenant::DetectNumber { number, test }).await?
+        self.ask(tenant::DetectNumber { number, test }).await?
     }
 
-    /// Hands a held message back for release.
+    /// Hands a held message back for release (never lost to a passivating actor).
     pub(crate) fn release(&self, id: Ulid) {
-        self.addr.do_send(tenant::Release(id));
+        let me = self.clone();
+        actix::spawn(async move {
+            if let Err(e) = me.ask(tenant::Release(id)).await {
+                tracing::error!(error = %e, message_id = %id, "cannot release a held message");
+            }
+        });
     }
 
     /// Deletes a phone; what it still owed fails.
     pub async fn remove_phone(&self, id: Ulid) -> Result<(), EngineError> {
-        self.addr.send(tenant::RemovePhone(id)).await?
+        self.ask(tenant::RemovePhone(id)).await?
     }
 
     /// Registers a webhook (URL vetted by [`Engine::check_webhook_url`] first).
@@ -127,17 +160,17 @@ impl TenantHandle {
         events: Vec<String>,
         secret: Option<String>,
     ) -> Result<WebhookRecord, EngineError> {
-        self.addr.send(tenant::CreateWebhook { url, events, secret }).await?
+        self.ask(tenant::CreateWebhook { url, events, secret }).await?
     }
 
     /// The tenant's webhooks, oldest first.
     pub async fn webhooks(&self) -> Result<Vec<WebhookRecord>, EngineError> {
-        Ok(self.addr.send(tenant::ListWebhooks).await?)
+        Ok(self.ask(tenant::ListWebhooks).await?)
     }
 
     /// Deletes a webhook.
     pub async fn delete_webhook(&self, id: Ulid) -> Result<(), EngineError> {
-        self.addr.send(tenant::DeleteWebhook(id)).await?
+        self.ask(tenant::DeleteWebhook(id)).await?
     }
 
     /// Creates (`id: None`) or changes a template.
@@ -147,12 +180,12 @@ impl TenantHandle {
         name: Option<String>,
         body: Option<String>,
     ) -> Result<pigeon_storage::model::TemplateRecord, EngineError> {
-        self.addr.send(tenant::PutTemplate { id, name, body }).await?
+        self.ask(tenant::PutTemplate { id, name, body }).await?
     }
 
     /// Deletes a template.
     pub async fn delete_template(&self, id: Ulid) -> Result<(), EngineError> {
-        self.addr.send(tenant::DeleteTemplate(id)).await?
+        self.ask(tenant::DeleteTemplate(id)).await?
     }
 
     /// Creates (`id: None`) or changes a contact.
@@ -161,22 +194,22 @@ impl TenantHandle {
         id: Option<Ulid>,
         changes: tenant::ContactChanges,
     ) -> Result<pigeon_storage::model::ContactRecord, EngineError> {
-        self.addr.send(tenant::PutContact { id, changes }).await?
+        self.ask(tenant::PutContact { id, changes }).await?
     }
 
     /// Deletes a contact.
     pub async fn delete_contact(&self, id: Ulid) -> Result<(), EngineError> {
-        self.addr.send(tenant::DeleteContact(id)).await?
+        self.ask(tenant::DeleteContact(id)).await?
     }
 
     /// Replaces a webhook's secret with a generated one; the old one signs too for 24 hours.
     pub async fn rotate_webhook_secret(&self, id: Ulid) -> Result<WebhookRecord, EngineError> {
-        self.addr.send(tenant::RotateSecret(id)).await?
+        self.ask(tenant::RotateSecret(id)).await?
     }
 
     /// Sends a signed `webhook.test` event to a webhook through the normal delivery path.
     pub async fn send_test_event(&self, id: Ulid) -> Result<DeliveryRecord, EngineError> {
-        self.addr.send(tenant::SendTestEvent(id)).await?
+        self.ask(tenant::SendTestEvent(id)).await?
     }
 
     /// Starts a new attempt cycle for a finished delivery.
@@ -185,22 +218,43 @@ impl TenantHandle {
         webhook_id: Ulid,
         delivery_id: Ulid,
     ) -> Result<DeliveryRecord, EngineError> {
-        self.addr.send(tenant::RetryDelivery { webhook_id, delivery_id }).await?
+        self.ask(tenant::RetryDelivery { webhook_id, delivery_id }).await?
     }
 }
 
-/// A phone agent, authenticated by its token.
+/// A phone agent, authenticated by its token. Like a [`TenantHandle`], it follows a phone actor
+/// that passivated with its tenant to the phone's next actor.
 #[derive(Clone)]
 pub struct AgentHandle {
+    pub(super) engine: Engine,
     pub(super) phone_id: Ulid,
     pub(super) entry: PhoneEntry,
-    pub(super) tenant: Addr<TenantActor>,
+    pub(super) tenant: TenantHandle,
 }
 
 impl AgentHandle {
+    /// Asks the phone's actor; re-routed when it stopped before handling the request.
+    async fn ask<M>(&self, msg: M) -> Result<M::Result, EngineError>
+    where
+        M: Message + Clone + Send + 'static,
+        M::Result: Send,
+        phone::PhoneActor: Handler<M>,
+    {
+        let mut addr = self.entry.addr.clone();
+        for _ in 0..REROUTES {
+            match addr.send(msg.clone()).await {
+                Err(MailboxError::Closed) => {
+                    addr = self.engine.running_phone(self.entry.tenant_id, self.phone_id)?.0.addr
+                }
+                other => return Ok(other?),
+            }
+        }
+        Err(MailboxError::Closed.into())
+    }
+
     /// Long poll: leased jobs, waiting up to `wait` for the first.
     pub async fn poll(&self, wait: std::time::Duration) -> Result<Vec<Job>, EngineError> {
-        self.entry.addr.send(phone::Poll { wait }).await?
+        self.ask(phone::Poll { wait }).await?
     }
 
     /// A status report on a message this phone holds.
@@ -211,17 +265,17 @@ impl AgentHandle {
         failure_reason: Option<String>,
         channel_used: Option<Channel>,
     ) -> Result<MessageRecord, EngineError> {
-        self.entry.addr.send(phone::Report { message_id, status, failure_reason, channel_used }).await?
+        self.ask(phone::Report { message_id, status, failure_reason, channel_used }).await?
     }
 
     /// An inbound text; STOP/START words change the sender's opt-out.
     pub async fn inbound(&self, from: PhoneNumber, body: String) -> Result<MessageRecord, EngineError> {
-        self.tenant.send(tenant::Inbound { phone_id: self.phone_id, from, body }).await?
+        self.tenant.ask(tenant::Inbound { phone_id: self.phone_id, from, body }).await?
     }
 
     /// The answer to a detection job; returns the number it was about.
     pub async fn answer_detection(&self, job_id: Ulid, imessage: bool) -> Result<String, EngineError> {
-        self.entry.addr.send(phone::AnswerDetect { job_id, imessage }).await?
+        self.ask(phone::AnswerDetect { job_id, imessage }).await?
     }
 
     /// The tenant this phone belongs to.

@@ -9,7 +9,6 @@ mod reads;
 mod recover;
 mod sessions;
 
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
@@ -25,7 +24,7 @@ use crate::credentials;
 use crate::domain::PhoneNumber;
 use crate::error::Missing;
 use crate::phone::{self};
-use crate::registry::{Arbiters, PhoneRegistry, Shared, WebhookRegistry};
+use crate::registry::{Arbiters, PhoneEntry, PhoneRegistry, Shared, WebhookRegistry};
 use crate::retention::Sweeper;
 use crate::scheduler::{self, Scheduler};
 use crate::tenant::{
@@ -63,7 +62,12 @@ pub struct EngineConfig {
     pub retention: std::time::Duration,
     /// The identity provider whose JWTs stand in for API keys, if any.
     pub identity: Option<crate::identity::IdentityConfig>,
+    /// How long a tenant's actors stay without work before they stop (see `tenant/rest.rs`).
+    pub actor_idle: std::time::Duration,
 }
+
+/// Ten minutes: how long an idle tenant's actors live when the operator sets nothing.
+pub const DEFAULT_ACTOR_IDLE: std::time::Duration = std::time::Duration::from_secs(600);
 
 /// Thirty days: the retention when the operator sets none.
 pub const DEFAULT_RETENTION: std::time::Duration = std::time::Duration::from_secs(30 * 86_400);
@@ -75,6 +79,7 @@ impl Default for EngineConfig {
             webhook_allow_private: false,
             retention: DEFAULT_RETENTION,
             identity: None,
+            actor_idle: DEFAULT_ACTOR_IDLE,
         }
     }
 }
@@ -137,7 +142,6 @@ struct Inner {
     front: Arbiters,
     arbiters: Mutex<Vec<Arbiter>>,
     next: AtomicUsize,
-    tenants: RwLock<HashMap<Ulid, Addr<TenantActor>>>,
     shared: Shared,
     admin_hash: RwLock<Option<String>>,
     identity: Option<crate::identity::Identity>,
@@ -184,6 +188,9 @@ impl Engine {
             webhooks: WebhookRegistry::default(),
             allow_private: config.webhook_allow_private,
             outcomes: Arc::default(),
+            tenants: Arc::default(),
+            actor_idle: config.actor_idle,
+            passivations: Arc::default(),
             scheduler: Arc::default(),
         };
         let admin_hash = store.meta().admin_token_hash()?;
@@ -196,7 +203,6 @@ impl Engine {
                 front: Arbiters(front.into()),
                 arbiters: Mutex::new(arbiters),
                 next: AtomicUsize::new(0),
-                tenants: RwLock::new(HashMap::new()),
                 shared,
                 admin_hash: RwLock::new(admin_hash),
                 identity,
@@ -293,9 +299,9 @@ impl Engine {
             Ok(a) => a,
             Err(e) => return (None, Err(e)),
         };
-        match addr.send(tenant::Admit { who: key.who }).await {
+        match addr.ask(tenant::Admit { who: key.who }).await {
             Ok(r) => r,
-            Err(e) => (None, Err(e.into())),
+            Err(e) => (None, Err(e)),
         }
     }
 
@@ -328,8 +334,8 @@ impl Engine {
     }
 
     /// The actor of a located key's tenant; a tenant gone since the lookup makes the key invalid.
-    fn located_owner(&self, key: &LocatedKey) -> Result<Addr<TenantActor>, EngineError> {
-        match self.addr(key.tenant_id) {
+    fn located_owner(&self, key: &LocatedKey) -> Result<TenantHandle, EngineError> {
+        match self.tenant(key.tenant_id) {
             Err(EngineError::NotFound(_)) => Err(EngineError::InvalidApiKey),
             found => found,
         }
@@ -347,9 +353,9 @@ impl Engine {
             Ok(a) => a,
             Err(e) => return (None, Err(e)),
         };
-        match addr.send(tenant::AdmitSend { who: key.who, req }).await {
+        match addr.ask(tenant::AdmitSend { who: key.who, req }).await {
             Ok(r) => r,
-            Err(e) => (None, Err(e.into())),
+            Err(e) => (None, Err(e)),
         }
     }
 
@@ -464,9 +470,14 @@ impl Engine {
         })
     }
 
+    /// Tenants passivated since start (`/metrics`).
+    pub fn passivations(&self) -> u64 {
+        self.inner.shared.passivations.load(Ordering::Relaxed)
+    }
+
     /// How many tenant actors are running.
     pub fn running_tenants(&self) -> usize {
-        self.inner.tenants.read().unwrap().len()
+        self.inner.shared.tenants.read().unwrap().len()
     }
 
     /// How much work waits, over every running actor: for `/metrics`.
@@ -492,7 +503,7 @@ impl Engine {
 
     /// The handle of a tenant's actor, starting it if needed; `NotFound` for unknown tenants.
     pub fn tenant(&self, id: Ulid) -> Result<TenantHandle, EngineError> {
-        Ok(TenantHandle { addr: self.addr(id)? })
+        Ok(TenantHandle { engine: self.clone(), id, addr: self.addr(id)? })
     }
 
     /// The tenant owning a key, for operator calls that name only the key.
@@ -502,10 +513,10 @@ impl Engine {
     }
 
     fn addr(&self, id: Ulid) -> Result<Addr<TenantActor>, EngineError> {
-        if let Some(a) = self.inner.tenants.read().unwrap().get(&id) {
+        if let Some(a) = self.inner.shared.tenants.read().unwrap().get(&id) {
             return Ok(a.clone());
         }
-        let mut map = self.inner.tenants.write().unwrap();
+        let mut map = self.inner.shared.tenants.write().unwrap();
         if let Some(a) = map.get(&id) {
             return Ok(a.clone());
         }
@@ -542,18 +553,26 @@ impl Engine {
         if !stored.is_some_and(|h| credentials::hashes_match(&h, &hash)) {
             return Err(EngineError::InvalidApiKey);
         }
-        let tenant = self.addr(tenant_id)?;
-        let entry = self
-            .inner
-            .shared
-            .phones
-            .read()
-            .unwrap()
-            .get(&phone_id)
-            .cloned()
-            .ok_or(EngineError::InvalidApiKey)?;
-        entry.live.polled(self.inner.clock.now().timestamp_millis());
-        Ok(AgentHandle { phone_id, entry, tenant })
+        let (entry, tenant) = self.running_phone(tenant_id, phone_id)?;
+        Ok(AgentHandle { engine: self.clone(), phone_id, entry, tenant })
+    }
+
+    /// A phone's running actor (its tenant's started if need be), marked as just polled: every
+    /// agent call counts as a poll. The tenant may be passivating right now, between dropping
+    /// its own entry and its phones'; the next look finds (or starts) its successor.
+    pub(super) fn running_phone(
+        &self,
+        tenant_id: Ulid,
+        phone_id: Ulid,
+    ) -> Result<(PhoneEntry, TenantHandle), EngineError> {
+        for _ in 0..3 {
+            let tenant = self.tenant(tenant_id)?;
+            if let Some(entry) = self.inner.shared.phones.read().unwrap().get(&phone_id).cloned() {
+                entry.live.polled(self.inner.clock.now().timestamp_millis());
+                return Ok((entry, tenant));
+            }
+        }
+        Err(EngineError::InvalidApiKey)
     }
 
     /// Vets a webhook URL for registration (scheme, host, and private addresses unless allowed).
@@ -563,7 +582,7 @@ impl Engine {
 
     /// Stops the actors (they write back what they hold), then flushes the store. Call last.
     pub async fn shutdown(&self) -> Result<(), EngineError> {
-        let addrs: Vec<_> = self.inner.tenants.write().unwrap().drain().map(|(_, a)| a).collect();
+        let addrs: Vec<_> = self.inner.shared.tenants.write().unwrap().drain().map(|(_, a)| a).collect();
         for a in addrs {
             let _ = a.send(tenant::Persist).await;
         }

@@ -161,7 +161,7 @@ impl Handler<Unlease> for PhoneActor {
 }
 
 /// An agent's long poll: jobs now, or the first ones to arrive within the wait.
-#[derive(Message)]
+#[derive(Message, Clone)]
 #[rtype(result = "Result<Vec<Job>, EngineError>")]
 pub(crate) struct Poll {
     pub wait: Duration,
@@ -188,7 +188,7 @@ impl Handler<Poll> for PhoneActor {
 }
 
 /// An agent's report on a message it holds.
-#[derive(Message)]
+#[derive(Message, Clone)]
 #[rtype(result = "Result<MessageRecord, EngineError>")]
 pub(crate) struct Report {
     pub message_id: Ulid,
@@ -276,7 +276,7 @@ impl Handler<Detect> for PhoneActor {
 }
 
 /// An agent's answer to a detection question: the number it was about.
-#[derive(Message)]
+#[derive(Message, Clone)]
 #[rtype(result = "Result<String, EngineError>")]
 pub(crate) struct AnswerDetect {
     pub job_id: Ulid,

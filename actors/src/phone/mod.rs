@@ -295,3 +295,36 @@ impl Handler<Retire> for PhoneActor {
         ctx.stop();
     }
 }
+
+/// Whether the phone holds nothing: no queued, leased or recovering message, no sim delivery
+/// under way, no agent waiting in a poll, no detection question. Only such a phone may rest.
+#[derive(Message)]
+#[rtype(result = "bool")]
+pub(crate) struct IsIdle;
+
+impl Handler<IsIdle> for PhoneActor {
+    type Result = bool;
+    fn handle(&mut self, _: IsIdle, _: &mut Self::Context) -> bool {
+        self.queue.is_empty()
+            && self.leases.is_empty()
+            && self.recovering.is_empty()
+            && self.sim_in_flight == 0
+            && self.waiters.is_empty()
+            && self.detect_queue.is_empty()
+            && self.detect_waiting.is_empty()
+    }
+}
+
+/// Its tenant passivates: stop. It was idle when asked and the tenant has sent it nothing since,
+/// so it holds nothing; a request from an agent that still lands here fails with `Closed` and
+/// the agent's handle routes it to the tenant's next phone actor.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub(crate) struct Rest;
+
+impl Handler<Rest> for PhoneActor {
+    type Result = ();
+    fn handle(&mut self, _: Rest, ctx: &mut Self::Context) {
+        ctx.stop();
+    }
+}

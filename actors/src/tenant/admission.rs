@@ -87,7 +87,7 @@ pub enum Credential {
 }
 
 /// Authenticate a request and charge it to the caller's rate and the tenant's month.
-#[derive(Message)]
+#[derive(Message, Clone)]
 #[rtype(result = "(Option<RateInfo>, Result<Admitted, EngineError>)")]
 pub(crate) struct Admit {
     pub who: Credential,
@@ -163,6 +163,8 @@ impl TenantActor {
         if self.tenant.trial_expired(now) {
             return (None, Err(EngineError::TrialExpired));
         }
+        self.last_rate_check = Some(now);
+        self.active(now);
         let checked = match who {
             Credential::Key { key_id, .. } => {
                 let key = self.keys.get_mut(key_id).expect("checked above");

@@ -35,7 +35,7 @@ pub struct NewCampaign {
 }
 
 /// Create a draft.
-#[derive(Message)]
+#[derive(Message, Clone)]
 #[rtype(result = "Result<CampaignRecord, EngineError>")]
 pub(crate) struct CreateCampaign(pub NewCampaign);
 
@@ -84,7 +84,7 @@ impl Handler<CreateCampaign> for TenantActor {
 }
 
 /// Launch a draft (or resume a running campaign after a restart).
-#[derive(Message)]
+#[derive(Message, Clone)]
 #[rtype(result = "Result<CampaignRecord, EngineError>")]
 pub(crate) struct Launch {
     pub id: Ulid,
@@ -94,6 +94,7 @@ pub(crate) struct Launch {
 impl Handler<Launch> for TenantActor {
     type Result = ResponseFuture<Result<CampaignRecord, EngineError>>;
     fn handle(&mut self, msg: Launch, ctx: &mut Self::Context) -> Self::Result {
+        self.active(self.clock.now());
         let res = (|| {
             let tenant = self.tenant.id;
             let mut c = self
@@ -167,7 +168,7 @@ impl Handler<Launch> for TenantActor {
 }
 
 /// Cancel a draft or running campaign.
-#[derive(Message)]
+#[derive(Message, Clone)]
 #[rtype(result = "Result<CampaignRecord, EngineError>")]
 pub(crate) struct CancelCampaign(pub Ulid);
 

@@ -27,7 +27,7 @@ pub struct Detection {
 }
 
 /// Ask whether a number has iMessage.
-#[derive(Message)]
+#[derive(Message, Clone)]
 #[rtype(result = "Result<Detection, EngineError>")]
 pub(crate) struct DetectNumber {
     pub number: PhoneNumber,

@@ -21,7 +21,7 @@ impl TenantActor {
 }
 
 /// Create a key for the tenant.
-#[derive(Message)]
+#[derive(Message, Clone)]
 #[rtype(result = "Result<NewKey, EngineError>")]
 pub(crate) struct CreateKey {
     pub name: String,
@@ -68,7 +68,7 @@ impl Handler<CreateKey> for TenantActor {
 }
 
 /// Every unrevoked key with its rate in force, oldest first.
-#[derive(Message)]
+#[derive(Message, Clone)]
 #[rtype(result = "Vec<(ApiKeyRecord, Option<u32>)>")]
 pub(crate) struct ListKeys;
 
@@ -85,7 +85,7 @@ impl Handler<ListKeys> for TenantActor {
 }
 
 /// Revoke a key for good.
-#[derive(Message)]
+#[derive(Message, Clone)]
 #[rtype(result = "Result<(), EngineError>")]
 pub(crate) struct RevokeKey(pub Ulid);
 
@@ -105,7 +105,7 @@ impl Handler<RevokeKey> for TenantActor {
 }
 
 /// The operator's switch: deactivate (403 `KEY_INACTIVE`) or reactivate a key.
-#[derive(Message)]
+#[derive(Message, Clone)]
 #[rtype(result = "Result<ApiKeyRecord, EngineError>")]
 pub(crate) struct SetKeyActive {
     pub key_id: Ulid,

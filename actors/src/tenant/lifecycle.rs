@@ -15,7 +15,7 @@ use crate::webhook::{self};
 use crate::EngineError;
 
 /// A held message's time has come: hand it to its phone (or complete it, for test keys).
-#[derive(Message)]
+#[derive(Message, Clone)]
 #[rtype(result = "()")]
 pub(crate) struct Release(pub Ulid);
 
@@ -23,6 +23,7 @@ impl Handler<Release> for TenantActor {
     type Result = ();
 
     fn handle(&mut self, msg: Release, ctx: &mut Self::Context) {
+        self.active(self.clock.now());
         let Ok(Some(mut m)) = self.store.messages().get(self.tenant.id, msg.0) else { return };
         if !(m.held && m.status == MessageStatus::Queued) {
             return; // cancelled meanwhile
@@ -51,7 +52,7 @@ impl Handler<Release> for TenantActor {
 }
 
 /// Finish a test message: delivered, or failed for the magic numbers.
-#[derive(Message)]
+#[derive(Message, Clone)]
 #[rtype(result = "()")]
 pub(crate) struct CompleteTest(pub Ulid);
 
@@ -90,7 +91,7 @@ impl Handler<CompleteTest> for TenantActor {
 }
 
 /// Cancel a message not yet leased to a phone.
-#[derive(Message)]
+#[derive(Message, Clone)]
 #[rtype(result = "Result<MessageRecord, EngineError>")]
 pub(crate) struct CancelMessage(pub Ulid);
 
@@ -129,7 +130,7 @@ impl Handler<CancelMessage> for TenantActor {
 }
 
 /// A text from a recipient, received by one of the tenant's phones.
-#[derive(Message)]
+#[derive(Message, Clone)]
 #[rtype(result = "Result<MessageRecord, EngineError>")]
 pub(crate) struct Inbound {
     pub phone_id: Ulid,
@@ -141,6 +142,7 @@ impl Handler<Inbound> for TenantActor {
     type Result = ResponseFuture<Result<MessageRecord, EngineError>>;
 
     fn handle(&mut self, msg: Inbound, _: &mut Self::Context) -> Self::Result {
+        self.active(self.clock.now());
         let res = (|| {
             let phone = self
                 .phones

@@ -12,11 +12,13 @@ mod keys;
 mod lifecycle;
 mod phones;
 mod records;
+mod rest;
 mod runner;
 mod send;
 mod webhooks;
 
 use std::collections::HashMap;
+use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -28,7 +30,7 @@ use ulid::Ulid;
 
 use crate::clock::{month_key, SharedClock};
 use crate::durable::after_commit;
-use crate::registry::{Arbiters, PhoneRegistry, Shared, WebhookRegistry};
+use crate::registry::{Arbiters, PhoneRegistry, Shared, TenantRegistry, WebhookRegistry};
 use crate::EngineError;
 
 use admission::{limiter, Limiter};
@@ -90,6 +92,18 @@ pub(crate) struct TenantActor {
     pub(crate) scheduler: Option<Addr<crate::scheduler::Scheduler>>,
     /// Runners of the tenant's running campaigns.
     pub(crate) runners: HashMap<Ulid, Addr<runner::CampaignRunner>>,
+    /// The engine's running tenants, which this actor leaves when it passivates (`rest.rs`).
+    tenants: TenantRegistry,
+    /// How long without work before the actor passivates.
+    actor_idle: Duration,
+    /// Tenants passivated since start.
+    passivations: Arc<AtomicU64>,
+    /// The last work (engine clock): a call, an inbound text, a release, a launch.
+    last_active: DateTime<Utc>,
+    /// The last rate check (engine clock): limiters are whole a minute later.
+    last_rate_check: Option<DateTime<Utc>>,
+    /// A `Rest` is in the mailbox.
+    rest_asked: bool,
 }
 
 impl TenantActor {
@@ -101,7 +115,8 @@ impl TenantActor {
     ) -> Result<Self, EngineError> {
         let registry = shared.phones.clone();
         let subs = crate::webhook::Subscribers::default();
-        let month = month_key(clock.now());
+        let now = clock.now();
+        let month = month_key(now);
         let today = clock.now().date_naive();
         let new_today = (today, store.tenants().counter(tenant.id, &format!("{}{today}", NEW_CONTACTS))?);
         let phones = store
@@ -143,6 +158,12 @@ impl TenantActor {
             outcomes: shared.outcomes.clone(),
             scheduler: shared.scheduler.get().cloned(),
             runners: HashMap::new(),
+            tenants: shared.tenants.clone(),
+            actor_idle: shared.actor_idle,
+            passivations: shared.passivations.clone(),
+            last_active: now,
+            last_rate_check: None,
+            rest_asked: false,
         };
         for w in webhooks {
             me.start_webhook(w);
@@ -165,6 +186,7 @@ impl Actor for TenantActor {
 
     fn started(&mut self, ctx: &mut Self::Context) {
         ctx.run_interval(PERSIST_EVERY, |act, _| act.persist_last_used());
+        ctx.run_interval(rest::check_every(self.actor_idle), |act, ctx| act.consider_rest(ctx));
     }
 
     fn stopping(&mut self, _: &mut Self::Context) -> Running {
@@ -174,7 +196,7 @@ impl Actor for TenantActor {
 }
 
 /// Apply the operator's changes to the tenant.
-#[derive(Message)]
+#[derive(Message, Clone)]
 #[rtype(result = "Result<TenantRecord, EngineError>")]
 pub(crate) struct Patch(pub TenantPatch);
 
@@ -201,7 +223,7 @@ impl Handler<Patch> for TenantActor {
 }
 
 /// Write back pending `last_used_at` values (shutdown).
-#[derive(Message)]
+#[derive(Message, Clone)]
 #[rtype(result = "()")]
 pub(crate) struct Persist;
 

@@ -90,7 +90,7 @@ pub struct PhoneView {
 }
 
 /// The operator adds a phone.
-#[derive(Message)]
+#[derive(Message, Clone)]
 #[rtype(result = "Result<(PhoneView, Option<String>), EngineError>")]
 pub(crate) struct AddPhone {
     pub number: PhoneNumber,
@@ -139,7 +139,7 @@ impl Handler<AddPhone> for TenantActor {
 }
 
 /// The tenant's phones with live state.
-#[derive(Message)]
+#[derive(Message, Clone)]
 #[rtype(result = "Vec<PhoneView>")]
 pub(crate) struct ListPhones;
 
@@ -153,7 +153,7 @@ impl Handler<ListPhones> for TenantActor {
 }
 
 /// The operator's changes to a phone.
-#[derive(Message)]
+#[derive(Message, Clone)]
 #[rtype(result = "Result<PhoneView, EngineError>")]
 pub(crate) struct UpdatePhone {
     pub id: Ulid,
@@ -199,7 +199,7 @@ impl Handler<UpdatePhone> for TenantActor {
 }
 
 /// The operator deletes a phone.
-#[derive(Message)]
+#[derive(Message, Clone)]
 #[rtype(result = "Result<(), EngineError>")]
 pub(crate) struct RemovePhone(pub Ulid);
 

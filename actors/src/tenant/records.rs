@@ -57,7 +57,7 @@ fn check_contact(timezone: Option<&str>, attributes: &BTreeMap<String, String>) 
 }
 
 /// Create or change a template.
-#[derive(Message)]
+#[derive(Message, Clone)]
 #[rtype(result = "Result<TemplateRecord, EngineError>")]
 pub(crate) struct PutTemplate {
     /// `None` creates.
@@ -107,7 +107,7 @@ impl Handler<PutTemplate> for TenantActor {
 }
 
 /// Delete a template (messages already sent keep its name).
-#[derive(Message)]
+#[derive(Message, Clone)]
 #[rtype(result = "Result<(), EngineError>")]
 pub(crate) struct DeleteTemplate(pub Ulid);
 
@@ -128,7 +128,7 @@ impl Handler<DeleteTemplate> for TenantActor {
 }
 
 /// Changes to a contact; `Some(None)` clears a field.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct ContactChanges {
     /// New phone.
     pub phone: Option<PhoneNumber>,
@@ -141,7 +141,7 @@ pub struct ContactChanges {
 }
 
 /// Create (`id: None`, `phone` required) or change a contact.
-#[derive(Message)]
+#[derive(Message, Clone)]
 #[rtype(result = "Result<ContactRecord, EngineError>")]
 pub(crate) struct PutContact {
     pub id: Option<Ulid>,
@@ -201,7 +201,7 @@ impl Handler<PutContact> for TenantActor {
 }
 
 /// Delete a contact (its messages and opt-out stay).
-#[derive(Message)]
+#[derive(Message, Clone)]
 #[rtype(result = "Result<(), EngineError>")]
 pub(crate) struct DeleteContact(pub Ulid);
 

@@ -121,7 +121,7 @@ impl Actor for CampaignRunner {
 }
 
 /// Stop sending: the campaign is cancelled.
-#[derive(Message)]
+#[derive(Message, Clone)]
 #[rtype(result = "CampaignRecord")]
 pub(crate) struct StopRunner;
 

@@ -62,7 +62,7 @@ pub(crate) const NEW_CONTACTS: &str = "new_contacts:";
 pub(crate) const IDEMPOTENCY_WINDOW: chrono::TimeDelta = chrono::TimeDelta::hours(24);
 
 /// Decide and record a send.
-#[derive(Message)]
+#[derive(Message, Clone)]
 #[rtype(result = "Result<MessageRecord, EngineError>")]
 pub(crate) struct Send(pub SendRequest);
 
@@ -126,7 +126,7 @@ impl Handler<Send> for TenantActor {
 /// admitted, the send. `req` is `None` when the body failed validation at the edge: the call is
 /// still admitted and charged first (DESIGN "check order"), and the edge answers its own error.
 /// One message instead of `Admit` then `Send` saves the send path a round trip between threads.
-#[derive(Message)]
+#[derive(Message, Clone)]
 #[rtype(result = "(Option<RateInfo>, Result<Option<MessageRecord>, EngineError>)")]
 pub(crate) struct AdmitSend {
     pub who: super::Credential,

@@ -15,7 +15,7 @@ use crate::{credentials, EngineError};
 pub(crate) const MAX_WEBHOOKS: usize = 10;
 
 /// Register a webhook endpoint (its URL already vetted).
-#[derive(Message)]
+#[derive(Message, Clone)]
 #[rtype(result = "Result<WebhookRecord, EngineError>")]
 pub(crate) struct CreateWebhook {
     pub url: String,
@@ -67,7 +67,7 @@ impl Handler<CreateWebhook> for TenantActor {
 }
 
 /// The tenant's webhooks, oldest first.
-#[derive(Message)]
+#[derive(Message, Clone)]
 #[rtype(result = "Vec<WebhookRecord>")]
 pub(crate) struct ListWebhooks;
 
@@ -79,7 +79,7 @@ impl Handler<ListWebhooks> for TenantActor {
 }
 
 /// Delete a webhook: no more deliveries to it (pending ones stop).
-#[derive(Message)]
+#[derive(Message, Clone)]
 #[rtype(result = "Result<(), EngineError>")]
 pub(crate) struct DeleteWebhook(pub Ulid);
 
@@ -99,7 +99,7 @@ impl Handler<DeleteWebhook> for TenantActor {
 }
 
 /// Start a new cycle of attempts for a finished delivery.
-#[derive(Message)]
+#[derive(Message, Clone)]
 #[rtype(result = "Result<pigeon_storage::model::DeliveryRecord, EngineError>")]
 pub(crate) struct RetryDelivery {
     pub webhook_id: Ulid,
@@ -122,7 +122,7 @@ impl Handler<RetryDelivery> for TenantActor {
 pub const ROTATION_OVERLAP: chrono::Duration = chrono::Duration::hours(24);
 
 /// Replace an endpoint's secret with a generated one; the old one signs too for 24 hours.
-#[derive(Message)]
+#[derive(Message, Clone)]
 #[rtype(result = "Result<WebhookRecord, EngineError>")]
 pub(crate) struct RotateSecret(pub Ulid);
 
@@ -147,7 +147,7 @@ impl Handler<RotateSecret> for TenantActor {
 }
 
 /// Send a signed `webhook.test` event to an endpoint through the normal delivery path.
-#[derive(Message)]
+#[derive(Message, Clone)]
 #[rtype(result = "Result<pigeon_storage::model::DeliveryRecord, EngineError>")]
 pub(crate) struct SendTestEvent(pub Ulid);
 

@@ -44,6 +44,11 @@ impl Subscribers {
         self.0.read().unwrap().iter().find(|(w, _)| w.id == id).map(|(w, _)| w.clone())
     }
 
+    /// Every endpoint's id and actor.
+    pub(crate) fn entries(&self) -> Vec<(Ulid, Addr<WebhookActor>)> {
+        self.0.read().unwrap().iter().map(|(w, a)| (w.id, a.clone())).collect()
+    }
+
     pub(crate) fn list(&self) -> Vec<WebhookRecord> {
         self.0.read().unwrap().iter().map(|(w, _)| w.clone()).collect()
     }
