@@ -23,9 +23,6 @@ pub(crate) struct PhoneEntry {
 /// Running phone actors by phone id; shared by the engine and the tenant actors that start them.
 pub(crate) type PhoneRegistry = Arc<RwLock<HashMap<Ulid, PhoneEntry>>>;
 
-/// Running tenant actors by tenant id. A tenant actor that passivates removes itself.
-pub(crate) type TenantRegistry = Arc<RwLock<HashMap<Ulid, Addr<crate::tenant::TenantActor>>>>;
-
 /// Running webhook actors by webhook id.
 pub(crate) type WebhookRegistry = Arc<RwLock<HashMap<Ulid, Addr<WebhookActor>>>>;
 
@@ -52,8 +49,6 @@ pub(crate) struct Shared {
     pub allow_private: bool,
     /// Webhook attempt outcomes, for the Node page.
     pub outcomes: Arc<crate::webhook::Outcomes>,
-    /// The running tenant actors.
-    pub tenants: TenantRegistry,
     /// How long a tenant's actors stay without work before they stop.
     pub actor_idle: std::time::Duration,
     /// Tenants passivated since start (`/metrics`).

@@ -77,7 +77,7 @@ impl TenantHandle {
 
     /// Unrevoked keys, oldest first, with the rate in force.
     pub async fn list_keys(&self) -> Result<Vec<(ApiKeyRecord, Option<u32>)>, EngineError> {
-        Ok(self.ask(tenant::ListKeys).await?)
+        self.ask(tenant::ListKeys).await
     }
 
     /// Revokes a key of this tenant.
@@ -119,7 +119,7 @@ impl TenantHandle {
 
     /// The tenant's phones, oldest first.
     pub async fn phones(&self) -> Result<Vec<PhoneView>, EngineError> {
-        Ok(self.ask(tenant::ListPhones).await?)
+        self.ask(tenant::ListPhones).await
     }
 
     /// Changes a phone's limit, enabled flag or (sim) online switch.
@@ -165,7 +165,7 @@ impl TenantHandle {
 
     /// The tenant's webhooks, oldest first.
     pub async fn webhooks(&self) -> Result<Vec<WebhookRecord>, EngineError> {
-        Ok(self.ask(tenant::ListWebhooks).await?)
+        self.ask(tenant::ListWebhooks).await
     }
 
     /// Deletes a webhook.

@@ -8,6 +8,7 @@ mod handles;
 mod reads;
 mod recover;
 mod sessions;
+mod views;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
@@ -19,17 +20,15 @@ use pigeon_storage::model::{
 use pigeon_storage::Store;
 use ulid::Ulid;
 
-use crate::clock::{month_key, SharedClock};
+use crate::clock::SharedClock;
 use crate::credentials;
 use crate::domain::PhoneNumber;
 use crate::error::Missing;
-use crate::phone::{self};
 use crate::registry::{Arbiters, PhoneEntry, PhoneRegistry, Shared, WebhookRegistry};
 use crate::retention::Sweeper;
 use crate::scheduler::{self, Scheduler};
 use crate::tenant::{
-    self, sent_counter, Admitted, NewKey, PhoneView, QuietHoursPatch, RateInfo, SendRequest, TenantActor,
-    TenantPatch, CALLS, NEW_CONTACTS,
+    self, Admitted, NewKey, QuietHoursPatch, RateInfo, SendRequest, TenantActor, TenantPatch, TenantRegistry,
 };
 use crate::EngineError;
 
@@ -142,6 +141,8 @@ struct Inner {
     front: Arbiters,
     arbiters: Mutex<Vec<Arbiter>>,
     next: AtomicUsize,
+    /// The running tenant actors.
+    tenants: TenantRegistry,
     shared: Shared,
     admin_hash: RwLock<Option<String>>,
     identity: Option<crate::identity::Identity>,
@@ -188,7 +189,6 @@ impl Engine {
             webhooks: WebhookRegistry::default(),
             allow_private: config.webhook_allow_private,
             outcomes: Arc::default(),
-            tenants: Arc::default(),
             actor_idle: config.actor_idle,
             passivations: Arc::default(),
             scheduler: Arc::default(),
@@ -203,6 +203,7 @@ impl Engine {
                 front: Arbiters(front.into()),
                 arbiters: Mutex::new(arbiters),
                 next: AtomicUsize::new(0),
+                tenants: TenantRegistry::default(),
                 shared,
                 admin_hash: RwLock::new(admin_hash),
                 identity,
@@ -408,99 +409,6 @@ impl Engine {
         Ok(Demo::Created { tenant: Box::new(created), phones })
     }
 
-    /// A tenant's record and usage, from the store (the actor writes through to it).
-    pub fn tenant_view(&self, id: Ulid) -> Result<(TenantRecord, Usage), EngineError> {
-        let t = self.inner.store.tenants().get(id)?.ok_or(EngineError::NotFound(Missing::Tenant))?;
-        let usage = self.usage(id)?;
-        Ok((t, usage))
-    }
-
-    /// Tenants in creation order after `after`, with usage.
-    pub fn list_tenants(
-        &self,
-        after: Option<Ulid>,
-        limit: usize,
-    ) -> Result<Vec<(TenantRecord, Usage)>, EngineError> {
-        self.inner
-            .store
-            .tenants()
-            .page(after, limit)?
-            .into_iter()
-            .map(|t| {
-                let u = self.usage(t.id)?;
-                Ok((t, u))
-            })
-            .collect()
-    }
-
-    /// Every tenant's phones, tenant by tenant, after the phone `after`, with their state: read
-    /// from the store and the running phones, so listing wakes no tenant. A phone whose tenant
-    /// has no running actor is offline unless it is a sim switched on.
-    pub fn list_phones(&self, after: Option<Ulid>, limit: usize) -> Result<Vec<PhoneView>, EngineError> {
-        let now = self.inner.clock.now();
-        let day = now.date_naive();
-        let running = self.inner.shared.phones.read().unwrap();
-        self.inner
-            .store
-            .phones()
-            .page(after, limit)?
-            .into_iter()
-            .map(|rec| {
-                let online = match running.get(&rec.id) {
-                    Some(p) => p.live.is_online(now.timestamp_millis()),
-                    None => rec.driver == PhoneDriver::Sim && rec.sim_online,
-                };
-                let sent = self.inner.store.tenants().counter(rec.tenant_id, &sent_counter(rec.id, day))?;
-                Ok(PhoneView { online, sent_today: u32::try_from(sent).unwrap_or(u32::MAX), record: rec })
-            })
-            .collect()
-    }
-
-    /// Webhook attempt outcomes since start, by kind.
-    pub fn webhook_outcomes(&self) -> Vec<(String, u64)> {
-        self.inner.shared.outcomes.snapshot()
-    }
-
-    fn usage(&self, id: Ulid) -> Result<Usage, EngineError> {
-        let now = self.inner.clock.now();
-        let s = &self.inner.store;
-        Ok(Usage {
-            api_calls_this_month: s.tenants().counter(id, &format!("{CALLS}{}", month_key(now)))?,
-            new_contacts_today: s.tenants().counter(id, &format!("{NEW_CONTACTS}{}", now.date_naive()))?,
-        })
-    }
-
-    /// Tenants passivated since start (`/metrics`).
-    pub fn passivations(&self) -> u64 {
-        self.inner.shared.passivations.load(Ordering::Relaxed)
-    }
-
-    /// How many tenant actors are running.
-    pub fn running_tenants(&self) -> usize {
-        self.inner.shared.tenants.read().unwrap().len()
-    }
-
-    /// How much work waits, over every running actor: for `/metrics`.
-    pub async fn depths(&self) -> Depths {
-        let mut d = Depths::default();
-        let phones: Vec<_> =
-            self.inner.shared.phones.read().unwrap().values().map(|e| e.addr.clone()).collect();
-        for a in phones {
-            if let Ok((queued, in_flight)) = a.send(phone::Depth).await {
-                d.queued += queued;
-                d.in_flight += in_flight;
-            }
-        }
-        let hooks: Vec<_> = self.inner.shared.webhooks.read().unwrap().values().cloned().collect();
-        for a in hooks {
-            d.webhook_deliveries += a.send(crate::webhook::Depth).await.unwrap_or(0);
-        }
-        if let Some(s) = self.inner.shared.scheduler.get() {
-            d.held = s.send(crate::scheduler::Depth).await.unwrap_or(0);
-        }
-        d
-    }
-
     /// The handle of a tenant's actor, starting it if needed; `NotFound` for unknown tenants.
     pub fn tenant(&self, id: Ulid) -> Result<TenantHandle, EngineError> {
         Ok(TenantHandle { engine: self.clone(), id, addr: self.addr(id)? })
@@ -513,10 +421,10 @@ impl Engine {
     }
 
     fn addr(&self, id: Ulid) -> Result<Addr<TenantActor>, EngineError> {
-        if let Some(a) = self.inner.shared.tenants.read().unwrap().get(&id) {
+        if let Some(a) = self.inner.tenants.read().unwrap().get(&id) {
             return Ok(a.clone());
         }
-        let mut map = self.inner.shared.tenants.write().unwrap();
+        let mut map = self.inner.tenants.write().unwrap();
         if let Some(a) = map.get(&id) {
             return Ok(a.clone());
         }
@@ -528,6 +436,7 @@ impl Engine {
             self.inner.clock.clone(),
             record,
             &self.inner.shared,
+            &self.inner.tenants,
         )?;
         let addr = TenantActor::start_in_arbiter(arbiter, move |_| actor);
         map.insert(id, addr.clone());
@@ -582,7 +491,7 @@ impl Engine {
 
     /// Stops the actors (they write back what they hold), then flushes the store. Call last.
     pub async fn shutdown(&self) -> Result<(), EngineError> {
-        let addrs: Vec<_> = self.inner.shared.tenants.write().unwrap().drain().map(|(_, a)| a).collect();
+        let addrs: Vec<_> = self.inner.tenants.write().unwrap().drain().map(|(_, a)| a).collect();
         for a in addrs {
             let _ = a.send(tenant::Persist).await;
         }

@@ -30,7 +30,7 @@ use ulid::Ulid;
 
 use crate::clock::{month_key, SharedClock};
 use crate::durable::after_commit;
-use crate::registry::{Arbiters, PhoneRegistry, Shared, TenantRegistry, WebhookRegistry};
+use crate::registry::{Arbiters, PhoneRegistry, Shared, WebhookRegistry};
 use crate::EngineError;
 
 use admission::{limiter, Limiter};
@@ -54,6 +54,10 @@ pub(crate) use send::{AdmitSend, Send, IDEMPOTENCY_WINDOW, NEW_CONTACTS};
 pub(crate) use webhooks::{
     CreateWebhook, DeleteWebhook, ListWebhooks, RetryDelivery, RotateSecret, SendTestEvent,
 };
+
+/// Running tenant actors by tenant id: the engine adds them, and one that passivates removes
+/// itself (`rest.rs`).
+pub(crate) type TenantRegistry = Arc<std::sync::RwLock<HashMap<Ulid, Addr<TenantActor>>>>;
 
 /// How often `last_used_at` changes are written back.
 const PERSIST_EVERY: Duration = Duration::from_secs(5);
@@ -112,6 +116,7 @@ impl TenantActor {
         clock: SharedClock,
         tenant: TenantRecord,
         shared: &Shared,
+        tenants: &TenantRegistry,
     ) -> Result<Self, EngineError> {
         let registry = shared.phones.clone();
         let subs = crate::webhook::Subscribers::default();
@@ -158,7 +163,7 @@ impl TenantActor {
             outcomes: shared.outcomes.clone(),
             scheduler: shared.scheduler.get().cloned(),
             runners: HashMap::new(),
-            tenants: shared.tenants.clone(),
+            tenants: tenants.clone(),
             actor_idle: shared.actor_idle,
             passivations: shared.passivations.clone(),
             last_active: now,
