@@ -277,3 +277,34 @@ async fn operator_calls_racing_passivation_are_rerouted_and_answered() {
     let (_, passivated) = actors(&app).await;
     assert!(passivated >= 3, "{passivated} passivations under {calls} calls");
 }
+
+#[actix_web::test]
+async fn a_tenant_rests_once_its_campaign_has_finished() {
+    let app = app().await;
+    let t = app.create_tenant("scale").await;
+    let phones: Vec<String> = (0..20).map(|i| format!("+1415{:07}", 6_000_000 + i)).collect();
+    let r = app
+        .call(
+            "POST",
+            "/v1/campaigns",
+            Some(&t.test),
+            Some(json!({"name": "c", "body": "hi", "phones": phones})),
+        )
+        .await
+        .expect(201, None);
+    let id = r.data()["id"].as_str().unwrap().to_owned();
+    app.call("POST", &format!("/v1/campaigns/{id}/launch"), Some(&t.test), None).await.expect(202, None);
+    for _ in 0..100 {
+        let c = app.call("GET", &format!("/v1/campaigns/{id}"), Some(&t.test), None).await.expect(200, None);
+        if c.data()["status"] == "completed" {
+            break;
+        }
+        actix_web::rt::time::sleep(Duration::from_millis(50)).await;
+    }
+    // The finished runner no longer pins the tenant.
+    app.clock.advance(Duration::from_secs(61));
+    wait_actors(&app, (0, 1)).await;
+    let c = app.call("GET", &format!("/v1/campaigns/{id}"), Some(&t.test), None).await.expect(200, None);
+    assert_eq!(c.data()["status"], "completed");
+    assert_eq!(c.data()["counts"]["delivered"], 20, "{}", c.data());
+}

@@ -52,7 +52,8 @@ impl TenantActor {
         let idle = chrono::TimeDelta::from_std(self.actor_idle).unwrap_or(chrono::TimeDelta::MAX);
         now - self.last_active >= idle
             && self.last_rate_check.is_none_or(|t| now - t >= LIMITER_REFILL)
-            && self.runners.is_empty()
+            // A finished runner stops itself; its address stays until a cancel looks.
+            && !self.runners.values().any(Addr::connected)
             && !self
                 .phones
                 .iter()
