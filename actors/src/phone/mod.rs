@@ -316,8 +316,9 @@ impl Handler<IsIdle> for PhoneActor {
 }
 
 /// Its tenant passivates: stop. It was idle when asked and the tenant has sent it nothing since,
-/// so it holds nothing; a request from an agent that still lands here fails with `Closed` and
-/// the agent's handle routes it to the tenant's next phone actor.
+/// so it holds nothing. An agent's poll that came in between is answered empty (the agent polls
+/// again, and reaches the next phone actor); a request still in the mailbox fails with `Closed`
+/// and the agent's handle routes it to the next phone actor.
 #[derive(Message)]
 #[rtype(result = "()")]
 pub(crate) struct Rest;
@@ -325,6 +326,9 @@ pub(crate) struct Rest;
 impl Handler<Rest> for PhoneActor {
     type Result = ();
     fn handle(&mut self, _: Rest, ctx: &mut Self::Context) {
+        for tx in self.waiters.drain(..) {
+            let _ = tx.send(Vec::new());
+        }
         ctx.stop();
     }
 }
