@@ -109,6 +109,11 @@ pub fn ceil_secs(d: chrono::Duration) -> u64 {
     ms.div_ceil(1000).max(1)
 }
 
+/// Hours since the epoch (UTC): the key of the hourly counts.
+pub fn hour_number(now: DateTime<Utc>) -> u64 {
+    now.timestamp().div_euclid(3600).max(0) as u64
+}
+
 /// `YYYY-MM` of a time: the key of the monthly call counter.
 pub fn month_key(now: DateTime<Utc>) -> String {
     now.format("%Y-%m").to_string()

@@ -30,6 +30,28 @@ pub struct TenantHandle {
 /// the successor would have had to passivate too, within the same request).
 const REROUTES: usize = 8;
 
+/// Sends `msg` to `addr`; when the actor stopped with it unhandled (`Closed`: handlers never stop
+/// their actor mid-request), sends it again to the actor `next` finds, its successor.
+async fn rerouted<A, M>(
+    mut addr: Addr<A>,
+    msg: M,
+    next: impl Fn() -> Result<Addr<A>, EngineError>,
+) -> Result<M::Result, EngineError>
+where
+    A: Actor + Handler<M>,
+    A::Context: actix::dev::ToEnvelope<A, M>,
+    M: Message + Clone + Send + 'static,
+    M::Result: Send,
+{
+    for _ in 0..REROUTES {
+        match addr.send(msg.clone()).await {
+            Err(MailboxError::Closed) => addr = next()?,
+            other => return Ok(other?),
+        }
+    }
+    Err(MailboxError::Closed.into())
+}
+
 impl TenantHandle {
     /// Asks the tenant's actor; re-routed when the actor passivated before handling it.
     pub(crate) async fn ask<M>(&self, msg: M) -> Result<M::Result, EngineError>
@@ -38,16 +60,7 @@ impl TenantHandle {
         M::Result: Send,
         TenantActor: Handler<M>,
     {
-        let mut addr = self.addr.clone();
-        for _ in 0..REROUTES {
-            match addr.send(msg.clone()).await {
-                // Closed: the actor stopped with the request unhandled (handlers never stop
-                // their actor mid-request); its successor starts from the store.
-                Err(MailboxError::Closed) => addr = self.engine.addr(self.id)?,
-                other => return Ok(other?),
-            }
-        }
-        Err(MailboxError::Closed.into())
+        rerouted(self.addr.clone(), msg, || self.engine.addr(self.id)).await
     }
 
     /// Creates a draft campaign.
@@ -240,16 +253,10 @@ impl AgentHandle {
         M::Result: Send,
         phone::PhoneActor: Handler<M>,
     {
-        let mut addr = self.entry.addr.clone();
-        for _ in 0..REROUTES {
-            match addr.send(msg.clone()).await {
-                Err(MailboxError::Closed) => {
-                    addr = self.engine.running_phone(self.entry.tenant_id, self.phone_id)?.0.addr
-                }
-                other => return Ok(other?),
-            }
-        }
-        Err(MailboxError::Closed.into())
+        rerouted(self.entry.addr.clone(), msg, || {
+            Ok(self.engine.running_phone(self.entry.tenant_id, self.phone_id)?.0.addr)
+        })
+        .await
     }
 
     /// Long poll: leased jobs, waiting up to `wait` for the first.

@@ -35,8 +35,7 @@ pub const MAX_LIST_READ: usize = 5_000;
 impl TenantReads<'_> {
     /// Sent, delivered and failed per hour over the 24 hours up to `now`, oldest first.
     pub fn last_day(&self, now: chrono::DateTime<chrono::Utc>) -> Result<Vec<HourCounts>, EngineError> {
-        let hour = now.timestamp().div_euclid(3600).max(0) as u64;
-        Ok(self.store.tenants().hours(self.tenant, hour)?)
+        Ok(self.store.tenants().hours(self.tenant, crate::clock::hour_number(now))?)
     }
 
     /// One message.

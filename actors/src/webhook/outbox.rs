@@ -120,7 +120,7 @@ fn count_hour(store: &Store, m: &MessageRecord, now: DateTime<Utc>) {
         Failed => &[Hourly::Failed],
         _ => return,
     };
-    let hour = now.timestamp().div_euclid(3600).max(0) as u64;
+    let hour = crate::clock::hour_number(now);
     for kind in kinds {
         if let Err(e) = store.tenants().count_hour(m.tenant_id, *kind, hour) {
             log_store_failure!(e, "cannot count a message in its hour");
