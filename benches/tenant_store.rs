@@ -24,6 +24,9 @@ fn rss() -> f64 {
 }
 
 fn main() {
+    if let Ok(dir) = std::env::var("REOPEN") {
+        return reopen(&dir);
+    }
     let n: usize = std::env::args().skip(1).find_map(|a| a.parse().ok()).unwrap_or(100_000);
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(dir.path()).unwrap();
@@ -98,6 +101,42 @@ fn main() {
     }
     rt.block_on(store.commit()).unwrap();
     println!("{n} tenants' records written: RSS {:.0} MiB", rss());
+    std::thread::sleep(std::time::Duration::from_secs(20));
+    println!("20 s later: RSS {:.0} MiB", rss());
+    drop(store);
+    let status = std::process::Command::new(std::env::current_exe().unwrap())
+        .env("REOPEN", dir.path())
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+fn reopen(dir: &str) {
+    let store = Store::open(std::path::Path::new(dir)).unwrap();
+    println!("reopened in a fresh process: RSS {:.0} MiB", rss());
+    let mut ids = Vec::new();
+    let mut after = None;
+    loop {
+        let page = store.tenants().page(after, 100).unwrap();
+        let Some(last) = page.last() else { break };
+        after = Some(last.id);
+        ids.extend(page.iter().map(|t| t.id));
+    }
+    println!("every tenant listed: RSS {:.0} MiB", rss());
+    let day = Utc::now().date_naive();
+    for round in 0..2 {
+        for t in &ids {
+            store.tenants().get(*t).unwrap();
+            store.tenants().counter(*t, &format!("new_contacts:{day}")).unwrap();
+            store.tenants().counter(*t, "calls:2026-11").unwrap();
+            for p in store.phones().of(*t).unwrap() {
+                store.tenants().counter(*t, &format!("phone_sent:{}:{day}", p.id)).unwrap();
+            }
+            store.webhooks().of(*t).unwrap();
+            store.keys().of(*t).unwrap();
+        }
+        println!("every tenant's wake reads, round {round}: RSS {:.0} MiB", rss());
+    }
     std::thread::sleep(std::time::Duration::from_secs(20));
     println!("20 s later: RSS {:.0} MiB", rss());
 }

@@ -5,8 +5,8 @@
 //! same store with every tenant's record read (the store's own share).
 //!
 //! `cargo bench --bench tenants [-- N [IDLE]]` (default 100,000 tenants, `--actor-idle 5s`;
-//! pass an IDLE like `1000h` for the behaviour without passivation). A tenant rests a minute
-//! after its last rate check at the earliest, so each idle wait is about a minute.
+//! `150s` keeps every tenant made running until all are made, the worst case for the memory
+//! after the peak; `1000h` shows the behaviour without passivation).
 
 #![allow(missing_docs)]
 
@@ -100,11 +100,12 @@ async fn serve(dir: &std::path::Path, port: u16, idle: &str, client: &awc::Clien
     child
 }
 
-/// Waits (at most 2 minutes) until no tenant actor runs; returns how many still do.
-async fn rested(client: &awc::Client, base: &str) -> u64 {
+/// Waits (at most the idle time and 2 minutes) until no tenant actor runs; returns how many
+/// still do.
+async fn rested(client: &awc::Client, base: &str, idle: Duration) -> u64 {
     let from = Instant::now();
     let mut running = u64::MAX;
-    while from.elapsed() < Duration::from_secs(120) && running > 0 {
+    while from.elapsed() < idle.saturating_add(Duration::from_secs(120)) && running > 0 {
         actix_rt::time::sleep(Duration::from_secs(2)).await;
         running = running_actors(client, base).await;
     }
@@ -144,6 +145,7 @@ fn main() {
     let mut args = std::env::args().skip(1).filter(|a| !a.starts_with('-'));
     let n: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(100_000);
     let idle = args.next().unwrap_or_else(|| "5s".into());
+    let idle_for = humantime::parse_duration(&idle).expect("IDLE: a duration like 5s");
     let dir = tempfile::tempdir().unwrap();
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let base = format!("http://127.0.0.1:{port}");
@@ -170,7 +172,7 @@ fn main() {
             per_tenant(rss),
             running_actors(&client, &base).await
         );
-        let running = rested(&client, &base).await;
+        let running = rested(&client, &base, idle_for).await;
         let rss = rss_mib(&child);
         println!(
             "idle (--actor-idle {idle}): RSS {rss:.0} MiB ({:.1} KB per tenant), {running} tenant actors running",
@@ -183,7 +185,7 @@ fn main() {
             rss_mib(&child),
             running_actors(&client, &base).await
         );
-        let running = rested(&client, &base).await;
+        let running = rested(&client, &base, idle_for).await;
         let rss = rss_mib(&child);
         println!("idle again: RSS {rss:.0} MiB ({:.1} KB per tenant), {running} running", per_tenant(rss));
         let _ = child.kill();
@@ -197,7 +199,7 @@ fn main() {
             rss_mib(&child)
         );
         wake_all(&client, &base).await;
-        let running = rested(&client, &base).await;
+        let running = rested(&client, &base, idle_for).await;
         println!("  every tenant woken there, then idle: RSS {:.0} MiB, {running} running", rss_mib(&child));
         let _ = child.kill();
         let _ = child.wait();

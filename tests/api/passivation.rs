@@ -117,6 +117,29 @@ async fn send_once(app: &TestApp, key: &str) -> serde_json::Value {
 }
 
 #[actix_web::test]
+async fn a_tenant_rests_once_its_limiters_are_whole_not_a_minute_after_its_last_call() {
+    let app = app().await;
+    let t = app.create_tenant("starter").await;
+    // Ten calls on a 50-a-minute key: its allowance is whole again 12 s after the last.
+    for _ in 0..10 {
+        app.list_keys(&t.live).await.expect(200, None);
+    }
+    let r = app.list_keys(&t.live).await.expect(200, None);
+    assert_eq!(r.header("x-ratelimit-remaining"), Some("39"));
+    let reset: u64 = r.header("x-ratelimit-reset").unwrap().parse().unwrap();
+    assert!((13..=14).contains(&reset), "reset {reset}");
+    // Past the idle time, not past the reset: awake.
+    app.clock.advance(IDLE + Duration::from_secs(1));
+    a_few_checks().await;
+    assert_eq!(actors(&app).await, (1, 0), "rested with a limiter not yet whole");
+    // Past the reset, well inside the minute: it rests, and the key's allowance is whole.
+    app.clock.advance(Duration::from_secs(reset));
+    wait_actors(&app, (0, 1)).await;
+    let r = app.list_keys(&t.live).await.expect(200, None);
+    assert_eq!(r.header("x-ratelimit-remaining"), Some("49"));
+}
+
+#[actix_web::test]
 async fn a_key_at_its_limit_stays_limited_and_its_tenant_awake_until_the_minute_is_back() {
     let app = app().await;
     let t = app.create_tenant("starter").await;

@@ -143,7 +143,7 @@ struct Inner {
     next: AtomicUsize,
     /// The running tenant actors.
     tenants: TenantRegistry,
-    shared: Shared,
+    shared: Arc<Shared>,
     admin_hash: RwLock<Option<String>>,
     identity: Option<crate::identity::Identity>,
 }
@@ -183,7 +183,7 @@ impl Engine {
         for h in work {
             h.spawn_fn(background_priority);
         }
-        let shared = Shared {
+        let shared = Arc::new(Shared {
             arbiters: Arbiters(work.into()),
             phones: PhoneRegistry::default(),
             webhooks: WebhookRegistry::default(),
@@ -192,7 +192,7 @@ impl Engine {
             actor_idle: config.actor_idle,
             passivations: Arc::default(),
             scheduler: Arc::default(),
-        };
+        });
         let admin_hash = store.meta().admin_token_hash()?;
         let identity =
             config.identity.map(crate::identity::Identity::new).transpose().map_err(EngineError::Config)?;

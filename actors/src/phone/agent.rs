@@ -43,7 +43,7 @@ pub struct Job {
 impl PhoneActor {
     /// Hands queued work to waiting polls, each once its lease is on disk.
     pub(super) fn dispatch_agent(&mut self, ctx: &mut Context<Self>) {
-        while !self.queue.is_empty() || !self.detect_queue.is_empty() {
+        while !self.queue.is_empty() || !self.agent().detect_queue.is_empty() {
             let Some(tx) = self.next_waiter() else { break };
             let jobs = self.lease(MAX_JOBS_PER_POLL);
             if jobs.is_empty() {
@@ -65,8 +65,9 @@ impl PhoneActor {
     }
 
     pub(super) fn next_waiter(&mut self) -> Option<oneshot::Sender<Vec<Job>>> {
-        while !self.waiters.is_empty() {
-            let tx = self.waiters.remove(0);
+        let waiters = &mut self.agent().waiters;
+        while !waiters.is_empty() {
+            let tx = waiters.remove(0);
             if !tx.is_closed() {
                 return Some(tx);
             }
@@ -78,6 +79,7 @@ impl PhoneActor {
     pub(super) fn lease(&mut self, max: usize) -> Vec<Job> {
         let until = self.clock.now() + chrono::Duration::from_std(LEASE).expect("small");
         let mut jobs: Vec<Job> = self
+            .agent()
             .detect_queue
             .drain(..)
             .map(|(id, number)| Job {
@@ -111,7 +113,7 @@ impl PhoneActor {
                 channel: Some(channel),
                 phone: None,
             });
-            self.leases.insert(m.id, lease);
+            self.agent().leases.insert(m.id, lease);
         }
         jobs
     }
@@ -120,7 +122,7 @@ impl PhoneActor {
     pub(super) fn sweep(&mut self, ctx: &mut Context<Self>) {
         let now = self.clock.now();
         let expired: Vec<Ulid> =
-            self.leases.iter().filter(|(_, l)| l.until <= now).map(|(id, _)| *id).collect();
+            self.agent().leases.iter().filter(|(_, l)| l.until <= now).map(|(id, _)| *id).collect();
         if expired.is_empty() {
             return;
         }
@@ -131,7 +133,7 @@ impl PhoneActor {
     pub(super) fn unlease(&mut self, ids: Vec<Ulid>) {
         let mut back = Vec::new();
         for id in ids {
-            self.leases.remove(&id);
+            self.agent().leases.remove(&id);
             let Some(mut m) = self.load(id) else { continue };
             if m.status == MessageStatus::Sending {
                 m.status = MessageStatus::Queued;
@@ -180,7 +182,7 @@ impl Handler<Poll> for PhoneActor {
             return after_commit(&self.store, Ok(jobs));
         }
         let (tx, rx) = oneshot::channel();
-        self.waiters.push(tx);
+        self.agent().waiters.push(tx);
         Box::pin(async move {
             Ok(tokio::time::timeout(msg.wait, rx).await.ok().and_then(Result::ok).unwrap_or_default())
         })
@@ -225,7 +227,7 @@ impl Handler<Report> for PhoneActor {
             let now = self.clock.now();
             // A late answer to an expired lease still counts: take the message off the queue.
             self.queue.retain(|id| *id != m.id);
-            self.leases.remove(&m.id);
+            self.agent().leases.remove(&m.id);
             m.lease = None;
             if r.channel_used.is_some() {
                 m.channel_used = r.channel_used;
@@ -268,9 +270,10 @@ impl Handler<Detect> for PhoneActor {
             return;
         }
         let id = pigeon_storage::model::new_id();
-        self.detect_waiting.retain(|_, (_, tx)| !tx.is_closed());
-        self.detect_waiting.insert(id, (msg.number.clone(), msg.reply));
-        self.detect_queue.push_back((id, msg.number));
+        let agent = self.agent();
+        agent.detect_waiting.retain(|_, (_, tx)| !tx.is_closed());
+        agent.detect_waiting.insert(id, (msg.number.clone(), msg.reply));
+        agent.detect_queue.push_back((id, msg.number));
         self.dispatch(ctx);
     }
 }
@@ -286,8 +289,11 @@ pub(crate) struct AnswerDetect {
 impl Handler<AnswerDetect> for PhoneActor {
     type Result = Result<String, EngineError>;
     fn handle(&mut self, msg: AnswerDetect, _: &mut Self::Context) -> Self::Result {
-        let (number, tx) =
-            self.detect_waiting.remove(&msg.job_id).ok_or(EngineError::NotFound(Missing::DetectionJob))?;
+        let (number, tx) = self
+            .agent()
+            .detect_waiting
+            .remove(&msg.job_id)
+            .ok_or(EngineError::NotFound(Missing::DetectionJob))?;
         let _ = tx.send(msg.imessage);
         Ok(number)
     }

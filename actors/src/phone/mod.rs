@@ -65,6 +65,27 @@ impl PhoneLive {
     }
 }
 
+/// What only an agent phone holds.
+#[derive(Default)]
+pub(crate) struct AgentWork {
+    /// Messages leased to the agent, by message id.
+    leases: HashMap<Ulid, Lease>,
+    /// Agent polls waiting for work.
+    waiters: Vec<oneshot::Sender<Vec<Job>>>,
+    /// Detection questions not yet handed out, and those handed out awaiting an answer.
+    detect_queue: VecDeque<(Ulid, String)>,
+    detect_waiting: HashMap<Ulid, (String, oneshot::Sender<bool>)>,
+}
+
+impl AgentWork {
+    fn is_idle(&self) -> bool {
+        self.leases.is_empty()
+            && self.waiters.is_empty()
+            && self.detect_queue.is_empty()
+            && self.detect_waiting.is_empty()
+    }
+}
+
 pub(crate) struct PhoneActor {
     store: Store,
     clock: SharedClock,
@@ -75,13 +96,9 @@ pub(crate) struct PhoneActor {
     live: Arc<PhoneLive>,
     /// Messages waiting, oldest first.
     queue: VecDeque<Ulid>,
-    /// Messages leased to the agent, by message id.
-    leases: HashMap<Ulid, Lease>,
-    /// Agent polls waiting for work.
-    waiters: Vec<oneshot::Sender<Vec<Job>>>,
-    /// Detection questions not yet handed out, and those handed out awaiting an answer.
-    detect_queue: VecDeque<(Ulid, String)>,
-    detect_waiting: HashMap<Ulid, (String, oneshot::Sender<bool>)>,
+    /// An agent's leases, polls and questions; `None` for a sim phone, which has none of them
+    /// (boxed apart: every running phone carries this actor, and most are sims).
+    agent: Option<Box<AgentWork>>,
     /// Set once the phone is deleted: nothing more is dispatched.
     retired: bool,
     /// Work found at start-up, not yet read back (oldest first).
@@ -109,15 +126,18 @@ impl PhoneActor {
             sim: rec.sim,
             live,
             queue: VecDeque::new(),
-            leases: HashMap::new(),
-            waiters: Vec::new(),
-            detect_queue: VecDeque::new(),
-            detect_waiting: HashMap::new(),
+            agent: (rec.driver == PhoneDriver::Agent).then(Box::default),
             retired: false,
             recovering: VecDeque::new(),
             sim_in_flight: 0,
             subs,
         }
+    }
+
+    /// The agent's side, made on first use (a phone is an agent or a sim for its whole life,
+    /// so a sim never makes it).
+    fn agent(&mut self) -> &mut AgentWork {
+        self.agent.get_or_insert_with(Box::default)
     }
 
     fn load(&self, id: Ulid) -> Option<MessageRecord> {
@@ -168,7 +188,8 @@ impl PhoneActor {
     }
     /// Hands work to the phone: sim phones start delivering; agents' waiting polls get jobs.
     fn dispatch(&mut self, ctx: &mut Context<Self>) {
-        if self.retired || (self.queue.is_empty() && self.detect_queue.is_empty()) {
+        let no_questions = self.agent.as_ref().is_none_or(|a| a.detect_queue.is_empty());
+        if self.retired || (self.queue.is_empty() && no_questions) {
             return;
         }
         match self.driver {
@@ -222,7 +243,8 @@ pub(crate) struct Depth;
 impl Handler<Depth> for PhoneActor {
     type Result = MessageResult<Depth>;
     fn handle(&mut self, _: Depth, _: &mut Self::Context) -> Self::Result {
-        MessageResult((self.queue.len() + self.recovering.len(), self.leases.len() + self.sim_in_flight))
+        let leased = self.agent.as_ref().map_or(0, |a| a.leases.len());
+        MessageResult((self.queue.len() + self.recovering.len(), leased + self.sim_in_flight))
     }
 }
 
@@ -277,7 +299,8 @@ impl Handler<Retire> for PhoneActor {
     fn handle(&mut self, _: Retire, ctx: &mut Self::Context) {
         self.retired = true;
         let now = self.clock.now();
-        let ids: Vec<Ulid> = self.queue.drain(..).chain(self.leases.drain().map(|(id, _)| id)).collect();
+        let agent = self.agent.take().unwrap_or_default();
+        let ids: Vec<Ulid> = self.queue.drain(..).chain(agent.leases.into_keys()).collect();
         for id in ids {
             if let Some(mut m) = self.load(id).filter(|m| m.status.is_pending()) {
                 fail(
@@ -289,7 +312,7 @@ impl Handler<Retire> for PhoneActor {
                 self.save(&m);
             }
         }
-        for tx in self.waiters.drain(..) {
+        for tx in agent.waiters {
             let _ = tx.send(Vec::new());
         }
         ctx.stop();
@@ -306,12 +329,9 @@ impl Handler<IsIdle> for PhoneActor {
     type Result = bool;
     fn handle(&mut self, _: IsIdle, _: &mut Self::Context) -> bool {
         self.queue.is_empty()
-            && self.leases.is_empty()
             && self.recovering.is_empty()
             && self.sim_in_flight == 0
-            && self.waiters.is_empty()
-            && self.detect_queue.is_empty()
-            && self.detect_waiting.is_empty()
+            && self.agent.as_ref().is_none_or(|a| a.is_idle())
     }
 }
 
@@ -326,7 +346,7 @@ pub(crate) struct Rest;
 impl Handler<Rest> for PhoneActor {
     type Result = ();
     fn handle(&mut self, _: Rest, ctx: &mut Self::Context) {
-        for tx in self.waiters.drain(..) {
+        for tx in self.agent.take().map(|a| a.waiters).unwrap_or_default() {
             let _ = tx.send(Vec::new());
         }
         ctx.stop();

@@ -42,7 +42,7 @@ impl PhoneActor {
                 (MessageStatus::Queued, _, _) => self.queue.push_back(id),
                 // An agent may still answer a lease it took before the restart.
                 (MessageStatus::Sending, PhoneDriver::Agent, Some(lease)) => {
-                    self.leases.insert(id, lease);
+                    self.agent().leases.insert(id, lease);
                 }
                 // A sim delivery cut short starts again.
                 (MessageStatus::Sending, _, _) => {

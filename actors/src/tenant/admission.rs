@@ -163,7 +163,6 @@ impl TenantActor {
         if self.tenant.trial_expired(now) {
             return (None, Err(EngineError::TrialExpired));
         }
-        self.last_rate_check = Some(now);
         self.active(now);
         let checked = match who {
             Credential::Key { key_id, .. } => {
@@ -186,8 +185,14 @@ impl TenantActor {
         };
         let rate = match checked {
             Ok(rate) => rate,
-            Err((info, e)) => return (Some(info), Err(e)),
+            Err((info, e)) => {
+                self.rate_checked(now, info.reset);
+                return (Some(info), Err(e));
+            }
         };
+        if let Some(info) = rate {
+            self.rate_checked(now, info.reset);
+        }
         if environment == Environment::Live {
             if let Err(e) = self.count_call(now) {
                 return (rate, Err(e));

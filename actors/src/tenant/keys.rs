@@ -60,7 +60,7 @@ impl Handler<CreateKey> for TenantActor {
             self.store.keys().put(&rec)?;
             let limiter = limiter(&rec, plan, &self.clock);
             let effective = rec.effective_rate_limit(plan);
-            self.keys.insert(rec.id, KeyState { rec: rec.clone(), limiter, dirty: false });
+            self.keys.insert(KeyState { rec: rec.clone(), limiter, dirty: false });
             Ok(NewKey { record: rec, key, effective_rate_limit: effective })
         })();
         after_commit(&self.store, res)
@@ -78,7 +78,7 @@ impl Handler<ListKeys> for TenantActor {
     fn handle(&mut self, _: ListKeys, _: &mut Self::Context) -> Self::Result {
         let plan = self.tenant.plan;
         let mut v: Vec<_> =
-            self.keys.values().map(|k| (k.rec.clone(), k.rec.effective_rate_limit(plan))).collect();
+            self.keys.iter().map(|k| (k.rec.clone(), k.rec.effective_rate_limit(plan))).collect();
         v.sort_by_key(|(r, _)| r.id);
         MessageResult(v)
     }

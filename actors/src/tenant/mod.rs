@@ -18,7 +18,6 @@ mod send;
 mod webhooks;
 
 use std::collections::HashMap;
-use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -30,7 +29,7 @@ use ulid::Ulid;
 
 use crate::clock::{month_key, SharedClock};
 use crate::durable::after_commit;
-use crate::registry::{Arbiters, PhoneRegistry, Shared, WebhookRegistry};
+use crate::registry::Shared;
 use crate::EngineError;
 
 use admission::{limiter, Limiter};
@@ -69,12 +68,61 @@ struct KeyState {
     dirty: bool,
 }
 
+/// The tenant's unrevoked keys, sorted by id. A tenant holds at most `MAX_ACTIVE_KEYS`, so a
+/// sorted vector exactly as long as needed finds a key as fast as a hash map, in less than half
+/// the memory (every running tenant carries it).
+#[derive(Default)]
+struct KeyRing(Vec<KeyState>);
+
+impl KeyRing {
+    fn new(mut keys: Vec<KeyState>) -> Self {
+        keys.sort_unstable_by_key(|k| k.rec.id);
+        keys.shrink_to_fit();
+        Self(keys)
+    }
+
+    fn get(&self, id: &Ulid) -> Option<&KeyState> {
+        self.0.binary_search_by_key(id, |k| k.rec.id).ok().map(|i| &self.0[i])
+    }
+
+    fn get_mut(&mut self, id: &Ulid) -> Option<&mut KeyState> {
+        self.0.binary_search_by_key(id, |k| k.rec.id).ok().map(|i| &mut self.0[i])
+    }
+
+    fn insert(&mut self, key: KeyState) {
+        match self.0.binary_search_by_key(&key.rec.id, |k| k.rec.id) {
+            Ok(i) => self.0[i] = key,
+            Err(i) => self.0.insert(i, key),
+        }
+        self.0.shrink_to_fit();
+    }
+
+    fn remove(&mut self, id: &Ulid) {
+        if let Ok(i) = self.0.binary_search_by_key(id, |k| k.rec.id) {
+            self.0.remove(i);
+            self.0.shrink_to_fit();
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &KeyState> {
+        self.0.iter()
+    }
+
+    fn iter_mut(&mut self) -> impl Iterator<Item = &mut KeyState> {
+        self.0.iter_mut()
+    }
+}
+
 pub(crate) struct TenantActor {
     pub(crate) store: Store,
     pub(crate) clock: SharedClock,
     pub(crate) tenant: TenantRecord,
     /// Unrevoked keys only: a revoked key is forgotten, so it cannot authenticate.
-    keys: HashMap<Ulid, KeyState>,
+    keys: KeyRing,
     /// Rate limiters of identity-provider subjects (`sub`), made on first use at the plan's
     /// default rate; at most `MAX_SUBJECTS` (admission.rs).
     subjects: HashMap<String, Option<Limiter>>,
@@ -84,28 +132,19 @@ pub(crate) struct TenantActor {
     pub(crate) phones: Vec<PhoneSlot>,
     /// First-time recipients counted today: (UTC day, count).
     pub(crate) new_today: (chrono::NaiveDate, u64),
-    pub(crate) registry: PhoneRegistry,
     /// The tenant's webhooks and their actors.
     pub(crate) subs: crate::webhook::Subscribers,
-    pub(crate) webhook_registry: WebhookRegistry,
-    /// Where the tenant's phone and webhook actors run.
-    pub(crate) arbiters: Arbiters,
-    pub(crate) allow_private: bool,
-    pub(crate) outcomes: Arc<crate::webhook::Outcomes>,
-    /// Where held messages wait.
-    pub(crate) scheduler: Option<Addr<crate::scheduler::Scheduler>>,
+    /// What every tenant actor shares (registries, threads, scheduler, settings): one pointer,
+    /// not a copy of each, since a running tenant's size is what a node's memory scales with.
+    pub(crate) shared: Arc<Shared>,
     /// Runners of the tenant's running campaigns.
     pub(crate) runners: HashMap<Ulid, Addr<runner::CampaignRunner>>,
     /// The engine's running tenants, which this actor leaves when it passivates (`rest.rs`).
     tenants: TenantRegistry,
-    /// How long without work before the actor passivates.
-    actor_idle: Duration,
-    /// Tenants passivated since start.
-    passivations: Arc<AtomicU64>,
     /// The last work (engine clock): a call, an inbound text, a release, a launch.
     last_active: DateTime<Utc>,
-    /// The last rate check (engine clock): limiters are whole a minute later.
-    last_rate_check: Option<DateTime<Utc>>,
+    /// When every limiter checked so far is whole again (engine clock; `rest.rs`).
+    limiters_full_at: Option<DateTime<Utc>>,
     /// A `Rest` is in the mailbox.
     rest_asked: bool,
 }
@@ -115,36 +154,37 @@ impl TenantActor {
         store: Store,
         clock: SharedClock,
         tenant: TenantRecord,
-        shared: &Shared,
+        shared: &Arc<Shared>,
         tenants: &TenantRegistry,
     ) -> Result<Self, EngineError> {
-        let registry = shared.phones.clone();
         let subs = crate::webhook::Subscribers::default();
         let now = clock.now();
         let month = month_key(now);
         let today = clock.now().date_naive();
         let new_today = (today, store.tenants().counter(tenant.id, &format!("{}{today}", NEW_CONTACTS))?);
-        let phones = store
+        let mut phones = store
             .phones()
             .of(tenant.id)?
             .into_iter()
             .map(|rec| {
                 let arbiter = shared.arbiters.for_id(rec.id);
-                PhoneSlot::start(&store, &clock, rec, &registry, &subs, arbiter)
+                PhoneSlot::start(&store, &clock, rec, &shared.phones, &subs, arbiter)
             })
-            .collect::<Result<_, _>>()?;
+            .collect::<Result<Vec<_>, _>>()?;
+        phones.shrink_to_fit();
         let webhooks = store.webhooks().of(tenant.id)?;
         let calls = store.tenants().counter(tenant.id, &format!("{CALLS}{month}"))?;
-        let keys = store
+        let keys: Vec<KeyState> = store
             .keys()
             .of(tenant.id)?
             .into_iter()
             .filter(|k| k.revoked_at.is_none())
             .map(|rec| {
                 let limiter = limiter(&rec, tenant.plan, &clock);
-                (rec.id, KeyState { rec, limiter, dirty: false })
+                KeyState { rec, limiter, dirty: false }
             })
             .collect();
+        let keys = KeyRing::new(keys);
         let me = Self {
             store,
             clock,
@@ -155,19 +195,12 @@ impl TenantActor {
             calls,
             phones,
             new_today,
-            registry,
             subs,
-            webhook_registry: shared.webhooks.clone(),
-            arbiters: shared.arbiters.clone(),
-            allow_private: shared.allow_private,
-            outcomes: shared.outcomes.clone(),
-            scheduler: shared.scheduler.get().cloned(),
+            shared: shared.clone(),
             runners: HashMap::new(),
             tenants: tenants.clone(),
-            actor_idle: shared.actor_idle,
-            passivations: shared.passivations.clone(),
             last_active: now,
-            last_rate_check: None,
+            limiters_full_at: None,
             rest_asked: false,
         };
         for w in webhooks {
@@ -177,7 +210,7 @@ impl TenantActor {
     }
 
     fn persist_last_used(&mut self) {
-        for k in self.keys.values_mut().filter(|k| k.dirty) {
+        for k in self.keys.iter_mut().filter(|k| k.dirty) {
             match self.store.keys().put(&k.rec) {
                 Ok(()) => k.dirty = false,
                 Err(e) => log_store_failure!(e, key_id = %k.rec.id, "cannot persist last_used_at"),
@@ -190,8 +223,12 @@ impl Actor for TenantActor {
     type Context = Context<Self>;
 
     fn started(&mut self, ctx: &mut Self::Context) {
-        ctx.run_interval(PERSIST_EVERY, |act, _| act.persist_last_used());
-        ctx.run_interval(rest::check_every(self.actor_idle), |act, ctx| act.consider_rest(ctx));
+        // One timer for both chores: each running tenant pays for every timer it holds.
+        let every = rest::check_every(self.shared.actor_idle).min(PERSIST_EVERY);
+        ctx.run_interval(every, |act, ctx| {
+            act.persist_last_used();
+            act.consider_rest(ctx);
+        });
     }
 
     fn stopping(&mut self, _: &mut Self::Context) -> Running {
@@ -216,7 +253,7 @@ impl Handler<Patch> for TenantActor {
             .and_then(|()| self.store.tenants().put(&t).map_err(EngineError::from));
         if res.is_ok() {
             if t.plan != old_plan {
-                for k in self.keys.values_mut() {
+                for k in self.keys.iter_mut() {
                     k.limiter = limiter(&k.rec, t.plan, &self.clock);
                 }
                 self.subjects.clear();

@@ -127,11 +127,14 @@ impl Handler<AddPhone> for TenantActor {
                 created_at: now,
             };
             self.store.phones().put(&rec)?;
-            let arbiter = self.arbiters.for_id(rec.id);
+            let arbiter = self.shared.arbiters.for_id(rec.id);
             let mut slot =
-                PhoneSlot::start(&self.store, &self.clock, rec, &self.registry, &self.subs, arbiter)?;
+                PhoneSlot::start(&self.store, &self.clock, rec, &self.shared.phones, &self.subs, arbiter)?;
             let view = slot.view(now);
             self.phones.push(slot);
+            // Most tenants have a phone or two: no room kept for four (every running tenant
+            // carries this).
+            self.phones.shrink_to_fit();
             Ok((view, token))
         })();
         after_commit(&self.store, res)
@@ -215,7 +218,7 @@ impl Handler<RemovePhone> for TenantActor {
                 .ok_or(EngineError::NotFound(Missing::Phone))?;
             self.store.phones().delete(&self.phones[i].rec)?;
             let slot = self.phones.remove(i);
-            self.registry.write().unwrap().remove(&slot.rec.id);
+            self.shared.phones.write().unwrap().remove(&slot.rec.id);
             slot.addr.do_send(phone::Retire);
             Ok(())
         })();

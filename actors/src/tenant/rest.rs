@@ -5,8 +5,10 @@
 //! What must not change across it, and why it does not:
 //! - Everything a tenant sees is in the store already (keys, counters, sticky senders, opt-outs,
 //!   idempotency keys, detections), except `last_used_at`, written before the actor lets go,
-//!   and the rate limiters, which live in memory: a tenant rests only a minute after its last
-//!   rate check, when every key's allowance is full again, so a fresh limiter is the same one.
+//!   and the rate limiters, which live in memory: a tenant rests only once every limiter it
+//!   checked is full again (the `X-RateLimit-Reset` it last answered has passed), so a fresh
+//!   limiter is the same one. One call on a 50-a-minute key is whole again in about 2 s; a key
+//!   at its limit, in a minute.
 //! - Work in flight pins the tenant: a running campaign, a held message, a queued, leased or
 //!   recovering message, a sim delivery under way, an agent waiting in a poll or online (it
 //!   polled in the last 30 s: a new phone actor would start offline), a detection question, a
@@ -29,10 +31,6 @@ use crate::phone;
 use crate::scheduler::HeldFor;
 use pigeon_storage::model::PhoneDriver;
 
-/// A rate limiter's allowance is whole again this long after its last check (limits are per
-/// minute).
-const LIMITER_REFILL: chrono::TimeDelta = chrono::TimeDelta::seconds(60);
-
 /// How often an actor asks itself whether it may rest: a quarter of the idle time, within
 /// bounds (a second at most, so a short idle time in tests is noticed promptly; 30 s at least
 /// between checks for the default ten minutes).
@@ -46,12 +44,18 @@ impl TenantActor {
         self.last_active = now;
     }
 
+    /// Notes a rate check that answered `reset`: its limiter is whole again `reset` seconds on.
+    pub(super) fn rate_checked(&mut self, now: DateTime<Utc>, reset: u64) {
+        let full = now + chrono::TimeDelta::seconds(reset.min(3_600) as i64);
+        self.limiters_full_at = Some(self.limiters_full_at.map_or(full, |t| t.max(full)));
+    }
+
     /// What the actor itself knows: idle long enough, limiters whole, no campaign running, no
     /// agent online.
     fn may_rest(&self, now: DateTime<Utc>) -> bool {
-        let idle = chrono::TimeDelta::from_std(self.actor_idle).unwrap_or(chrono::TimeDelta::MAX);
+        let idle = chrono::TimeDelta::from_std(self.shared.actor_idle).unwrap_or(chrono::TimeDelta::MAX);
         now - self.last_active >= idle
-            && self.last_rate_check.is_none_or(|t| now - t >= LIMITER_REFILL)
+            && self.limiters_full_at.is_none_or(|t| now >= t)
             // A finished runner stops itself; its address stays until a cancel looks.
             && !self.runners.values().any(Addr::connected)
             && !self
@@ -84,7 +88,7 @@ impl TenantActor {
             tenants.remove(&id);
         }
         {
-            let mut phones = self.registry.write().unwrap();
+            let mut phones = self.shared.phones.write().unwrap();
             for slot in &self.phones {
                 // Only our own entry: a successor may have registered the phone already.
                 if phones.get(&slot.rec.id).is_some_and(|e| e.addr == slot.addr) {
@@ -94,7 +98,7 @@ impl TenantActor {
             }
         }
         {
-            let mut hooks = self.webhook_registry.write().unwrap();
+            let mut hooks = self.shared.webhooks.write().unwrap();
             for (w, addr) in self.subs.entries() {
                 if hooks.get(&w).is_some_and(|a| *a == addr) {
                     hooks.remove(&w);
@@ -102,7 +106,7 @@ impl TenantActor {
                 addr.do_send(crate::webhook::Stop);
             }
         }
-        self.passivations.fetch_add(1, Ordering::Relaxed);
+        self.shared.passivations.fetch_add(1, Ordering::Relaxed);
         tracing::debug!(tenant_id = %id, "tenant passivated");
         ctx.stop();
     }
@@ -123,7 +127,7 @@ impl Handler<Rest> for TenantActor {
         }
         let phones: Vec<_> = self.phones.iter().map(|p| p.addr.clone()).collect();
         let hooks: Vec<_> = self.subs.entries().into_iter().map(|(_, a)| a).collect();
-        let scheduler = self.scheduler.clone();
+        let scheduler = self.shared.scheduler.get().cloned();
         let tenant = self.tenant.id;
         let quiet = async move {
             for p in phones {

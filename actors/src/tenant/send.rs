@@ -200,7 +200,8 @@ impl TenantActor {
             m.scheduled_at = release;
             m.held = release.is_some();
             m.notice = notice.map(str::to_owned);
-            let hold = release.map(|at| Dispatch::Hold(self.scheduler.clone(), at, tenant, m.id));
+            let hold =
+                release.map(|at| Dispatch::Hold(self.shared.scheduler.get().cloned(), at, tenant, m.id));
             let idem = req.idempotency_key.as_deref().zip(fingerprint).map(|(k, fingerprint)| {
                 (k, IdempotencyRecord { fingerprint, message_id: m.id, created_at: now })
             });

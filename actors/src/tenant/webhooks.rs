@@ -26,13 +26,18 @@ pub(crate) struct CreateWebhook {
 impl TenantActor {
     /// Starts an endpoint's actor and makes it known to the phones and the engine.
     pub(crate) fn start_webhook(&self, w: WebhookRecord) -> Addr<WebhookActor> {
-        let (store, clock, hook, allow, outcomes) =
-            (self.store.clone(), self.clock.clone(), w.clone(), self.allow_private, self.outcomes.clone());
+        let (store, clock, hook, allow, outcomes) = (
+            self.store.clone(),
+            self.clock.clone(),
+            w.clone(),
+            self.shared.allow_private,
+            self.shared.outcomes.clone(),
+        );
         // Built on its arbiter: the HTTP client it holds is not Send.
-        let addr = WebhookActor::start_in_arbiter(self.arbiters.for_id(w.id), move |_| {
+        let addr = WebhookActor::start_in_arbiter(self.shared.arbiters.for_id(w.id), move |_| {
             WebhookActor::new(store, clock, hook, allow, outcomes)
         });
-        self.webhook_registry.write().unwrap().insert(w.id, addr.clone());
+        self.shared.webhooks.write().unwrap().insert(w.id, addr.clone());
         self.subs.add(w, addr.clone());
         addr
     }
@@ -89,7 +94,7 @@ impl Handler<DeleteWebhook> for TenantActor {
     fn handle(&mut self, msg: DeleteWebhook, _: &mut Self::Context) -> Self::Result {
         let res = (|| {
             let (w, addr) = self.subs.remove(msg.0).ok_or(EngineError::NotFound(Missing::Webhook))?;
-            self.webhook_registry.write().unwrap().remove(&w.id);
+            self.shared.webhooks.write().unwrap().remove(&w.id);
             addr.do_send(webhook::Stop);
             self.store.webhooks().delete(&w)?;
             Ok(())
