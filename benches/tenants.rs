@@ -100,12 +100,13 @@ async fn serve(dir: &std::path::Path, port: u16, idle: &str, client: &awc::Clien
     child
 }
 
-/// Waits (at most the idle time and 2 minutes) until no tenant actor runs; returns how many
-/// still do.
+/// Waits (at most the idle time, up to 5 minutes of it, and 2 minutes) until no tenant actor
+/// runs; returns how many still do.
 async fn rested(client: &awc::Client, base: &str, idle: Duration) -> u64 {
     let from = Instant::now();
     let mut running = u64::MAX;
-    while from.elapsed() < idle.saturating_add(Duration::from_secs(120)) && running > 0 {
+    let most = idle.min(Duration::from_secs(300)) + Duration::from_secs(120);
+    while from.elapsed() < most && running > 0 {
         actix_rt::time::sleep(Duration::from_secs(2)).await;
         running = running_actors(client, base).await;
     }

@@ -1,7 +1,8 @@
 //! The retention sweeper: deletes what the node no longer keeps (DESIGN "Retention"), so disk use
 //! levels off on a node that runs for months. Final messages and settled webhook deliveries go
 //! once older than the retention window, idempotency keys after their 24 h, detection answers
-//! after their 7 days; queued, leased and held messages and pending deliveries never go.
+//! after their 7 days, daily counters once their day is over by a day; queued, leased and held
+//! messages and pending deliveries never go.
 //!
 //! It runs on a work thread (nicer than the accept path) in batches of [`BATCH`] per tenant and
 //! kind, yielding the thread between batches, and goes on while a batch comes back full, so it
@@ -25,9 +26,11 @@ const BATCH: usize = 256;
 /// Idempotency keys and detections are found by scanning their whole trees, so those scans run
 /// at most this often.
 const SCAN_EVERY: Duration = Duration::from_secs(60);
+/// Daily counters too, but a day's go only once it is over: an hourly scan is soon enough.
+const COUNTER_SCAN_EVERY: Duration = Duration::from_secs(3_600);
 
 /// What a pass counts, by the `kind` label of `pigeon_retention_deleted_total`.
-const KINDS: [&str; 4] = ["message", "delivery", "idempotency_key", "detection"];
+const KINDS: [&str; 5] = ["message", "delivery", "idempotency_key", "detection", "counter"];
 
 pub(crate) struct Sweeper {
     store: Store,
@@ -35,10 +38,15 @@ pub(crate) struct Sweeper {
     retention: chrono::Duration,
     /// A pass is under way (it goes on over several turns).
     running: bool,
+    /// The pass's per-tenant batches are not done: a turn of a scan alone does not walk the
+    /// tenants again.
+    tenants_due: bool,
     /// Where the whole-tree scans stand, and when they may start again.
     idempotency: Cursor,
     detections: Cursor,
+    counters: Cursor,
     next_scan: Instant,
+    next_counter_scan: Instant,
 }
 
 impl Sweeper {
@@ -48,15 +56,19 @@ impl Sweeper {
             clock,
             retention: chrono::Duration::from_std(retention).unwrap_or(chrono::Duration::MAX),
             running: false,
+            tenants_due: false,
             idempotency: None,
             detections: None,
+            counters: None,
             next_scan: Instant::now(),
+            next_counter_scan: Instant::now(),
         }
     }
 
     fn start_pass(&mut self, ctx: &mut Context<Self>) {
         if !self.running {
             self.running = true;
+            self.tenants_due = true;
             self.step(ctx);
         }
     }
@@ -83,18 +95,23 @@ impl Sweeper {
         let mut more = false;
         let (mut messages, mut deliveries) = (0, 0);
         let mut after: Option<Ulid> = None;
-        loop {
+        // Only a pass's first turn, or one after a full batch, walks the tenants.
+        let mut tenants_due = std::mem::take(&mut self.tenants_due);
+        while tenants_due {
             let tenants = self.store.tenants().page(after, 1000)?;
-            let Some(last) = tenants.last() else { break };
+            let Some(last) = tenants.last() else {
+                tenants_due = false;
+                continue;
+            };
             after = Some(last.id);
             for t in &tenants {
                 let m = self.store.prune_messages(t.id, before, BATCH)?;
                 let d = self.store.prune_deliveries(t.id, before, BATCH)?;
-                more |= m == BATCH || d == BATCH;
+                self.tenants_due |= m == BATCH || d == BATCH;
                 (messages, deliveries) = (messages + m, deliveries + d);
             }
         }
-        let (mut keys, mut detections) = (0, 0);
+        let (mut keys, mut detections, mut counters) = (0, 0, 0);
         if Instant::now() >= self.next_scan {
             let (cursor, n) =
                 self.store.prune_idempotency(self.idempotency.take(), now - IDEMPOTENCY_WINDOW, BATCH)?;
@@ -108,7 +125,19 @@ impl Sweeper {
                 self.next_scan = Instant::now() + SCAN_EVERY;
             }
         }
-        for (kind, n) in KINDS.into_iter().zip([messages, deliveries, keys, detections]) {
+        if Instant::now() >= self.next_counter_scan {
+            // Yesterday's stay (a day's last counts may still be on their way to disk).
+            let yesterday = now.date_naive() - chrono::Days::new(1);
+            let (cursor, n) = self.store.prune_daily_counters(self.counters.take(), yesterday, BATCH)?;
+            (self.counters, counters) = (cursor, n);
+            if self.counters.is_some() {
+                more = true;
+            } else {
+                self.next_counter_scan = Instant::now() + COUNTER_SCAN_EVERY;
+            }
+        }
+        more |= self.tenants_due;
+        for (kind, n) in KINDS.into_iter().zip([messages, deliveries, keys, detections, counters]) {
             if n > 0 {
                 metrics::counter!("pigeon_retention_deleted_total", "kind" => kind).increment(n as u64);
             }

@@ -118,6 +118,7 @@ async fn final_messages_go_with_their_deliveries_and_queued_ones_stay() {
     assert!(deleted("message") >= 4, "{text}");
     assert!(deleted("delivery") >= 4, "{text}");
     assert!(text.contains("pigeon_retention_deleted_total{kind=\"idempotency_key\"}"), "{text}");
+    assert!(text.contains("pigeon_retention_deleted_total{kind=\"counter\"}"), "{text}");
     let size = text.lines().find_map(|l| l.strip_prefix("pigeon_store_size_bytes ")).expect("store size");
     assert!(size.trim().parse::<f64>().unwrap() > 0.0);
 }

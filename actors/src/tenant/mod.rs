@@ -224,8 +224,7 @@ impl Actor for TenantActor {
 
     fn started(&mut self, ctx: &mut Self::Context) {
         // One timer for both chores: each running tenant pays for every timer it holds.
-        let every = rest::check_every(self.shared.actor_idle).min(PERSIST_EVERY);
-        ctx.run_interval(every, |act, ctx| {
+        ctx.run_interval(rest::check_every(self.shared.actor_idle), |act, ctx| {
             act.persist_last_used();
             act.consider_rest(ctx);
         });

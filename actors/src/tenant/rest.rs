@@ -26,16 +26,16 @@ use std::sync::atomic::Ordering;
 use actix::prelude::*;
 use chrono::{DateTime, Utc};
 
-use super::TenantActor;
+use super::{TenantActor, PERSIST_EVERY};
 use crate::phone;
 use crate::scheduler::HeldFor;
 use pigeon_storage::model::PhoneDriver;
 
-/// How often an actor asks itself whether it may rest: a quarter of the idle time, within
-/// bounds (a second at most, so a short idle time in tests is noticed promptly; 30 s at least
-/// between checks for the default ten minutes).
+/// How often an actor asks itself whether it may rest: a quarter of the idle time, from 100 ms
+/// (short idle times in tests are noticed promptly) to 5 s (the default ten minutes). The same
+/// timer writes `last_used_at` back, which must happen at least that often.
 pub(super) fn check_every(idle: std::time::Duration) -> std::time::Duration {
-    (idle / 4).clamp(std::time::Duration::from_millis(100), std::time::Duration::from_secs(30))
+    (idle / 4).clamp(std::time::Duration::from_millis(100), PERSIST_EVERY)
 }
 
 impl TenantActor {

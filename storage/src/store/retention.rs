@@ -4,11 +4,12 @@
 //!
 //! What goes: final messages (delivered, failed, cancelled, received) accepted before a cutoff,
 //! settled webhook deliveries made before it, idempotency keys and detection answers past their
-//! own windows. What stays: queued, leased and held messages, pending deliveries, every counter.
+//! own windows, daily counters of days before yesterday. What stays: queued, leased and held
+//! messages, pending deliveries, the monthly call counts and the hourly slots.
 //! A campaign's message that goes is counted under the campaign first (see
 //! [`super::Campaigns::prune_link`]), so campaign counts stay right.
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, NaiveDate, Utc};
 use ulid::Ulid;
 
 use super::{decode, tkey, Store};
@@ -93,7 +94,7 @@ impl Store {
         before: DateTime<Utc>,
         max: usize,
     ) -> Result<(Cursor, usize), StoreError> {
-        prune_scan(self.inner.messages.idempotency_tree(), cursor, max, |v| {
+        prune_scan(self.inner.messages.idempotency_tree(), cursor, max, |_, v| {
             let r: IdempotencyRecord = decode("idempotency", v)?;
             Ok(r.created_at < before)
         })
@@ -107,11 +108,36 @@ impl Store {
         before: DateTime<Utc>,
         max: usize,
     ) -> Result<(Cursor, usize), StoreError> {
-        prune_scan(self.inner.numbers.detections_tree(), cursor, max, |v| {
+        prune_scan(self.inner.numbers.detections_tree(), cursor, max, |_, v| {
             let d: DetectionRecord = decode("detections", v)?;
             Ok(d.checked_at < before)
         })
     }
+
+    /// Looks at up to `max` counters from `cursor` and deletes the daily ones (new contacts, a
+    /// phone's sends) of days before `before`; returns where to go on and how many went. Only
+    /// today's are read, and a node that kept them would hold a key per phone and day for good:
+    /// disk, and sled memory, that grow with the node's age rather than its tenants.
+    pub fn prune_daily_counters(
+        &self,
+        cursor: Cursor,
+        before: NaiveDate,
+        max: usize,
+    ) -> Result<(Cursor, usize), StoreError> {
+        prune_scan(self.inner.tenants.counters().tree(), cursor, max, |k, _| {
+            Ok(counter_day(k).is_some_and(|day| day < before))
+        })
+    }
+}
+
+/// The day a daily counter counts: its name (after the tenant id) ends in `:YYYY-MM-DD`.
+fn counter_day(key: &[u8]) -> Option<NaiveDate> {
+    let name = key.get(16..)?;
+    let colon = name.len().checked_sub(11)?;
+    if name[colon] != b':' {
+        return None;
+    }
+    NaiveDate::parse_from_str(std::str::from_utf8(&name[colon + 1..]).ok()?, "%Y-%m-%d").ok()
 }
 
 /// One step of a scan over a whole tree that deletes what `expired` says: at most `max` keys
@@ -120,7 +146,7 @@ fn prune_scan(
     tree: &super::tree::Tree,
     cursor: Cursor,
     max: usize,
-    expired: impl Fn(&[u8]) -> Result<bool, StoreError>,
+    expired: impl Fn(&[u8], &[u8]) -> Result<bool, StoreError>,
 ) -> Result<(Cursor, usize), StoreError> {
     let start = match &cursor {
         Some(k) => std::ops::Bound::Excluded(k.clone()),
@@ -129,7 +155,7 @@ fn prune_scan(
     let (mut looked, mut deleted) = (0, 0);
     for kv in tree.range::<sled::IVec, _>((start, std::ops::Bound::Unbounded)) {
         let (k, v) = kv?;
-        if expired(&v)? {
+        if expired(&k, &v)? {
             tree.remove(&k)?;
             deleted += 1;
         }

@@ -65,6 +65,10 @@ pub(crate) struct Counters {
 }
 
 impl Counters {
+    pub(super) fn tree(&self) -> &Tree {
+        &self.tree
+    }
+
     /// Writes the changes made so far; returns how many.
     pub(crate) fn write_back(&self) -> Result<usize, StoreError> {
         let changed: Vec<(Vec<u8>, u64)> =

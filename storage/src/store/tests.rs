@@ -252,6 +252,40 @@ async fn retention_deletes_only_what_is_final_and_old_and_keeps_campaign_counts(
 }
 
 #[tokio::test]
+async fn daily_counters_of_past_days_go_and_the_others_stay() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Store::open(dir.path()).unwrap();
+    let (t, phone) = (new_id(), new_id());
+    let names = [
+        "new_contacts:2026-11-20".to_owned(),
+        format!("phone_sent:{phone}:2026-11-21"),
+        "new_contacts:2026-11-22".to_owned(),
+        format!("phone_sent:{phone}:2026-11-23"),
+        "calls:2026-10".to_owned(),
+    ];
+    for name in &names {
+        s.tenants().set_counter(t, name, 3);
+    }
+    s.tenants().count_hour(t, Hourly::Sent, 500_000).unwrap();
+    s.inner.tenants.counters().write_back().unwrap();
+    // A scan in steps of two keys, to carry the cursor.
+    let before = chrono::NaiveDate::from_ymd_opt(2026, 11, 22).unwrap();
+    let (mut cursor, mut deleted) = (None, 0);
+    loop {
+        let (next, n) = s.prune_daily_counters(cursor, before, 2).unwrap();
+        deleted += n;
+        cursor = next;
+        if cursor.is_none() {
+            break;
+        }
+    }
+    assert_eq!(deleted, 2);
+    let left: Vec<u64> = names.iter().map(|n| s.tenants().counter(t, n).unwrap()).collect();
+    assert_eq!(left, [0, 0, 3, 3, 3], "days before the 22nd go; later days and months stay");
+    assert_eq!(s.tenants().hours(t, 500_000).unwrap().last().unwrap().sent, 1, "hourly slots stay");
+}
+
+#[tokio::test]
 async fn writes_are_counted_as_the_send_path_makes_them() {
     let dir = tempfile::tempdir().unwrap();
     let s = Store::open(dir.path()).unwrap();
