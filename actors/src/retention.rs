@@ -94,21 +94,19 @@ impl Sweeper {
         let before = id_bound(now.checked_sub_signed(self.retention).unwrap_or_default());
         let mut more = false;
         let (mut messages, mut deliveries) = (0, 0);
-        let mut after: Option<Ulid> = None;
         // Only a pass's first turn, or one after a full batch, walks the tenants.
-        let mut tenants_due = std::mem::take(&mut self.tenants_due);
-        while tenants_due {
-            let tenants = self.store.tenants().page(after, 1000)?;
-            let Some(last) = tenants.last() else {
-                tenants_due = false;
-                continue;
-            };
-            after = Some(last.id);
-            for t in &tenants {
-                let m = self.store.prune_messages(t.id, before, BATCH)?;
-                let d = self.store.prune_deliveries(t.id, before, BATCH)?;
-                self.tenants_due |= m == BATCH || d == BATCH;
-                (messages, deliveries) = (messages + m, deliveries + d);
+        if std::mem::take(&mut self.tenants_due) {
+            let mut after: Option<Ulid> = None;
+            loop {
+                let tenants = self.store.tenants().page(after, 1000)?;
+                let Some(last) = tenants.last() else { break };
+                after = Some(last.id);
+                for t in &tenants {
+                    let m = self.store.prune_messages(t.id, before, BATCH)?;
+                    let d = self.store.prune_deliveries(t.id, before, BATCH)?;
+                    self.tenants_due |= m == BATCH || d == BATCH;
+                    (messages, deliveries) = (messages + m, deliveries + d);
+                }
             }
         }
         let (mut keys, mut detections, mut counters) = (0, 0, 0);

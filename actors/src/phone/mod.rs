@@ -78,6 +78,13 @@ pub(crate) struct AgentWork {
 }
 
 impl AgentWork {
+    /// Answers every waiting poll with no jobs (the phone stops; the agent polls again).
+    fn release_polls(self) {
+        for tx in self.waiters {
+            let _ = tx.send(Vec::new());
+        }
+    }
+
     fn is_idle(&self) -> bool {
         self.leases.is_empty()
             && self.waiters.is_empty()
@@ -299,8 +306,8 @@ impl Handler<Retire> for PhoneActor {
     fn handle(&mut self, _: Retire, ctx: &mut Self::Context) {
         self.retired = true;
         let now = self.clock.now();
-        let agent = self.agent.take().unwrap_or_default();
-        let ids: Vec<Ulid> = self.queue.drain(..).chain(agent.leases.into_keys()).collect();
+        let mut agent = self.agent.take().unwrap_or_default();
+        let ids: Vec<Ulid> = self.queue.drain(..).chain(agent.leases.drain().map(|(id, _)| id)).collect();
         for id in ids {
             if let Some(mut m) = self.load(id).filter(|m| m.status.is_pending()) {
                 fail(
@@ -312,9 +319,7 @@ impl Handler<Retire> for PhoneActor {
                 self.save(&m);
             }
         }
-        for tx in agent.waiters {
-            let _ = tx.send(Vec::new());
-        }
+        (*agent).release_polls();
         ctx.stop();
     }
 }
@@ -346,8 +351,8 @@ pub(crate) struct Rest;
 impl Handler<Rest> for PhoneActor {
     type Result = ();
     fn handle(&mut self, _: Rest, ctx: &mut Self::Context) {
-        for tx in self.agent.take().map(|a| a.waiters).unwrap_or_default() {
-            let _ = tx.send(Vec::new());
+        if let Some(agent) = self.agent.take() {
+            (*agent).release_polls();
         }
         ctx.stop();
     }

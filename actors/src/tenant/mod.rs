@@ -71,7 +71,6 @@ struct KeyState {
 /// The tenant's unrevoked keys, sorted by id. A tenant holds at most `MAX_ACTIVE_KEYS`, so a
 /// sorted vector exactly as long as needed finds a key as fast as a hash map, in less than half
 /// the memory (every running tenant carries it).
-#[derive(Default)]
 struct KeyRing(Vec<KeyState>);
 
 impl KeyRing {
@@ -81,16 +80,21 @@ impl KeyRing {
         Self(keys)
     }
 
+    /// Where the key is, or where it would go.
+    fn find(&self, id: &Ulid) -> Result<usize, usize> {
+        self.0.binary_search_by_key(id, |k| k.rec.id)
+    }
+
     fn get(&self, id: &Ulid) -> Option<&KeyState> {
-        self.0.binary_search_by_key(id, |k| k.rec.id).ok().map(|i| &self.0[i])
+        self.find(id).ok().map(|i| &self.0[i])
     }
 
     fn get_mut(&mut self, id: &Ulid) -> Option<&mut KeyState> {
-        self.0.binary_search_by_key(id, |k| k.rec.id).ok().map(|i| &mut self.0[i])
+        self.find(id).ok().map(|i| &mut self.0[i])
     }
 
     fn insert(&mut self, key: KeyState) {
-        match self.0.binary_search_by_key(&key.rec.id, |k| k.rec.id) {
+        match self.find(&key.rec.id) {
             Ok(i) => self.0[i] = key,
             Err(i) => self.0.insert(i, key),
         }
@@ -98,7 +102,7 @@ impl KeyRing {
     }
 
     fn remove(&mut self, id: &Ulid) {
-        if let Ok(i) = self.0.binary_search_by_key(id, |k| k.rec.id) {
+        if let Ok(i) = self.find(id) {
             self.0.remove(i);
             self.0.shrink_to_fit();
         }
