@@ -95,10 +95,11 @@ fn main() {
     let n: usize = std::env::args().skip(1).find_map(|a| a.parse().ok()).unwrap_or(5_000);
     let dir = tempfile::tempdir().unwrap();
     actix_rt::System::new().block_on(async move {
-        let store = Store::open(dir.path()).unwrap();
         let clock = ManualClock::new(chrono::Utc::now());
+        let store =
+            Store::open_with(dir.path(), pigeon_actors::storage::DEFAULT_CACHE_MB, clock.clone()).unwrap();
         let config = EngineConfig { actor_idle: Duration::from_secs(1), ..EngineConfig::default() };
-        let engine = Engine::start(store, clock.clone(), config).unwrap();
+        let engine = Engine::start(store, config).unwrap();
         let mut ids = Vec::with_capacity(n);
         for i in 0..n {
             let t = engine.create_tenant(format!("t{i}"), Plan::Starter).await.unwrap();

@@ -16,7 +16,7 @@ use pigeon::config::Settings;
 use pigeon::startup::Application;
 use pigeon_actors::credentials;
 use pigeon_actors::storage::model::{
-    new_id, ApiKeyRecord, Channel, Direction, Environment, MessageRecord, MessageStatus, Plan, QuietHours,
+    ApiKeyRecord, Channel, Direction, Environment, MessageRecord, MessageStatus, Plan, QuietHours,
     TenantRecord, TenantStatus,
 };
 use pigeon_actors::storage::Store;
@@ -29,7 +29,7 @@ fn fill(dir: &std::path::Path, n: usize) -> (String, String) {
     let store = Store::open(dir).unwrap();
     let now = Utc::now();
     let tenant = TenantRecord {
-        id: new_id(),
+        id: store.new_id(),
         name: "bench".into(),
         plan: Plan::Scale,
         status: TenantStatus::Active,
@@ -42,7 +42,7 @@ fn fill(dir: &std::path::Path, n: usize) -> (String, String) {
     };
     let key = credentials::generate("svc_live_");
     let record = ApiKeyRecord {
-        id: new_id(),
+        id: store.new_id(),
         tenant_id: tenant.id,
         name: "bench".into(),
         environment: Environment::Live,
@@ -62,6 +62,7 @@ fn fill(dir: &std::path::Path, n: usize) -> (String, String) {
         let to = if i % 1000 == 500 { RARE.to_owned() } else { format!("+1415{:07}", i % 10_000_000) };
         let status = if i % 1000 == 999 { MessageStatus::Failed } else { MessageStatus::Delivered };
         let m = MessageRecord::new(
+            store.new_id(),
             tenant.id,
             Direction::Outbound,
             status,

@@ -11,14 +11,14 @@ use std::time::{Duration, Instant};
 
 use chrono::Utc;
 use pigeon_actors::MAX_LIST_READ;
-use pigeon_storage::model::{new_id, Channel, Direction, MessageRecord, MessageStatus};
+use pigeon_storage::model::{Channel, Direction, MessageRecord, MessageStatus};
 use pigeon_storage::Store;
 
 fn main() {
     let n: usize = std::env::args().skip(1).find_map(|a| a.parse().ok()).unwrap_or(1_000_000);
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(dir.path()).unwrap();
-    let tenant = new_id();
+    let tenant = store.new_id();
     let rare = "+14155559999";
     let started = Instant::now();
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
@@ -27,6 +27,7 @@ fn main() {
         let to = if i % 1000 == 500 { rare.to_owned() } else { format!("+1415{:07}", i % 10_000_000) };
         let status = if failed { MessageStatus::Failed } else { MessageStatus::Delivered };
         let m = MessageRecord::new(
+            store.new_id(),
             tenant,
             Direction::Outbound,
             status,

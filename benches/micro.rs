@@ -11,7 +11,6 @@ use std::num::NonZeroU32;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use governor::{Quota, RateLimiter};
-use pigeon::clock::SystemClock;
 use pigeon_actors::domain::TemplateBody;
 use pigeon_actors::storage::model::Plan;
 use pigeon_actors::storage::Store;
@@ -48,7 +47,7 @@ fn rate_limit(c: &mut Criterion) {
     let sys = actix_rt::System::new();
     let (engine, key) = sys.block_on(async {
         let store = Store::open(dir.path()).unwrap();
-        let engine = Engine::start(store, SystemClock::shared(), EngineConfig::default()).unwrap();
+        let engine = Engine::start(store, EngineConfig::default()).unwrap();
         let t = engine.create_tenant("bench".into(), Plan::Growth).await.unwrap();
         (engine, t.live.key)
     });

@@ -9,7 +9,6 @@
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use pigeon::clock::SystemClock;
 use pigeon_actors::domain::PhoneNumber;
 use pigeon_actors::storage::model::{Channel, PhoneDriver, Plan, SimSettings};
 use pigeon_actors::storage::Store;
@@ -53,7 +52,7 @@ fn send_path(c: &mut Criterion) {
     let sys = actix_rt::System::new();
     let tenant = sys.block_on(async {
         let store = Store::open(dir.path()).unwrap();
-        let engine = Engine::start(store, SystemClock::shared(), EngineConfig::default()).unwrap();
+        let engine = Engine::start(store, EngineConfig::default()).unwrap();
         let t = engine.create_tenant("bench".into(), Plan::Scale).await.unwrap();
         let h = engine.tenant(t.tenant.id).unwrap();
         let sim = SimSettings { latency_ms: 0, failure_rate: 0.0 };

@@ -10,13 +10,13 @@ use std::time::{Duration, Instant};
 
 use chrono::Utc;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use pigeon_storage::model::{new_id, Plan, QuietHours, TenantRecord, TenantStatus};
+use pigeon_storage::model::{Plan, QuietHours, TenantRecord, TenantStatus};
 use pigeon_storage::Store;
 
-fn record() -> TenantRecord {
+fn record(store: &Store) -> TenantRecord {
     let now = Utc::now();
     TenantRecord {
-        id: new_id(),
+        id: store.new_id(),
         name: "bench tenant".into(),
         plan: Plan::Growth,
         status: TenantStatus::Active,
@@ -38,7 +38,7 @@ async fn run(store: &Store, writers: u64, total: u64, shared: bool) -> Duration 
             let store = store.clone();
             tokio::spawn(async move {
                 for _ in 0..per {
-                    store.tenants().put(&record()).unwrap();
+                    store.tenants().put(&record(&store)).unwrap();
                     if shared {
                         store.commit().await.unwrap();
                     } else {

@@ -35,7 +35,7 @@ fn main() {
     let now = Utc::now();
     for i in 0..n {
         let t = TenantRecord {
-            id: new_id(),
+            id: store.new_id(),
             name: format!("t{i}"),
             plan: Plan::Starter,
             status: TenantStatus::Active,
@@ -49,7 +49,7 @@ fn main() {
         let key = |env: Environment| {
             let k = credentials::generate("svc_live_");
             ApiKeyRecord {
-                id: new_id(),
+                id: store.new_id(),
                 tenant_id: t.id,
                 name: "k".into(),
                 environment: env,
@@ -64,7 +64,7 @@ fn main() {
         };
         store.create_tenant(&t, &[key(Environment::Live), key(Environment::Test)]).unwrap();
         let p = PhoneRecord {
-            id: new_id(),
+            id: store.new_id(),
             tenant_id: t.id,
             number: format!("+1555{i:07}"),
             daily_limit: 300,
@@ -77,6 +77,7 @@ fn main() {
         };
         store.phones().put(&p).unwrap();
         let mut m = MessageRecord::new(
+            store.new_id(),
             t.id,
             Direction::Outbound,
             MessageStatus::Delivered,

@@ -13,7 +13,6 @@ use std::time::{Duration, Instant};
 
 use actix_web::{web, App, HttpResponse, HttpServer};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use pigeon::clock::SystemClock;
 use pigeon_actors::domain::PhoneNumber;
 use pigeon_actors::storage::model::{Channel, Plan};
 use pigeon_actors::storage::Store;
@@ -39,7 +38,7 @@ fn deliveries(c: &mut Criterion) {
         actix_rt::spawn(sink.run());
         let store = Store::open(dir.path()).unwrap();
         let config = EngineConfig { webhook_allow_private: true, ..EngineConfig::default() };
-        let engine = Engine::start(store, SystemClock::shared(), config).unwrap();
+        let engine = Engine::start(store, config).unwrap();
         let t = engine.create_tenant("bench".into(), Plan::Scale).await.unwrap();
         let h = engine.tenant(t.tenant.id).unwrap();
         h.create_webhook(url, vec!["message.delivered".into()], None).await.unwrap();

@@ -49,7 +49,7 @@ impl Application {
     ) -> Result<Self, StartError> {
         std::fs::create_dir_all(&settings.data_dir)?;
         let opening = std::time::Instant::now();
-        let store = Store::open_with_cache(&settings.data_dir, settings.cache_mb)?;
+        let store = Store::open_with(&settings.data_dir, settings.cache_mb, clock)?;
         let opened = opening.elapsed();
         // The recorder first: actors count from their first turn.
         crate::telemetry::metrics();
@@ -60,7 +60,7 @@ impl Application {
             identity: settings.identity.clone(),
             ..EngineConfig::default()
         };
-        let engine = Engine::start(store, clock, config)?;
+        let engine = Engine::start(store, config)?;
         let generated_admin_token = engine.ensure_admin_token(settings.admin_token.as_deref()).await?;
         tracing::info!(open_ms = opened.as_millis() as u64, "store opened");
         // Work left by the last run is found on its own thread, so start-up (and `/readyz`) does

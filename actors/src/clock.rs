@@ -1,82 +1,12 @@
 //! Injectable time. Production reads the system clock; tests hold a [`ManualClock`] and move it,
-//! so rate limits, trial expiry and month rollover are tested without sleeping.
+//! so rate limits, trial expiry and month rollover are tested without sleeping. The clocks live in
+//! the storage crate, whose ids carry their time; this module adds the calendar arithmetic.
 
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 
-/// A source of wall time (for records and calendars) and monotonic time (for rate limiters).
-pub trait Clock: Send + Sync + 'static {
-    /// Wall time, millisecond precision.
-    fn now(&self) -> DateTime<Utc>;
-    /// Time since an arbitrary fixed point; never goes back.
-    fn monotonic(&self) -> Duration;
-}
-
-/// The clock every actor and handler shares.
-pub type SharedClock = Arc<dyn Clock>;
-
-/// The real clock.
-#[derive(Debug)]
-pub struct SystemClock {
-    start: Instant,
-}
-
-impl SystemClock {
-    /// A system clock, shared.
-    pub fn shared() -> SharedClock {
-        Arc::new(SystemClock { start: Instant::now() })
-    }
-}
-
-impl Clock for SystemClock {
-    fn now(&self) -> DateTime<Utc> {
-        pigeon_storage::ts::truncate(Utc::now())
-    }
-    fn monotonic(&self) -> Duration {
-        self.start.elapsed()
-    }
-}
-
-/// A clock that moves only when told to; wall and monotonic time move together.
-#[derive(Debug)]
-pub struct ManualClock {
-    state: Mutex<(DateTime<Utc>, Duration)>,
-}
-
-impl ManualClock {
-    /// Starts at `at`.
-    pub fn new(at: DateTime<Utc>) -> Arc<Self> {
-        Arc::new(Self { state: Mutex::new((pigeon_storage::ts::truncate(at), Duration::ZERO)) })
-    }
-
-    /// Moves time forward.
-    pub fn advance(&self, by: Duration) {
-        let mut s = self.state.lock().unwrap();
-        s.0 += chrono::Duration::from_std(by).expect("sane duration");
-        s.1 += by;
-    }
-
-    /// Jumps the wall clock to `at` (forward or back); the monotonic clock moves forward by the
-    /// same amount when going forward and stays when going back.
-    pub fn set(&self, at: DateTime<Utc>) {
-        let mut s = self.state.lock().unwrap();
-        if let Ok(d) = (at - s.0).to_std() {
-            s.1 += d;
-        }
-        s.0 = pigeon_storage::ts::truncate(at);
-    }
-}
-
-impl Clock for ManualClock {
-    fn now(&self) -> DateTime<Utc> {
-        self.state.lock().unwrap().0
-    }
-    fn monotonic(&self) -> Duration {
-        self.state.lock().unwrap().1
-    }
-}
+pub use pigeon_storage::clock::{Clock, ManualClock, SharedClock, SystemClock};
 
 /// Adapts a [`SharedClock`] to governor's clock trait.
 #[derive(Clone)]
@@ -133,13 +63,5 @@ mod tests {
         assert_eq!(secs_to_next_month(t("2026-02-28T23:59:59.500Z")), 1);
         assert_eq!(secs_to_next_day(t("2026-11-22T23:00:00Z")), 3600);
         assert_eq!(month_key(t("2026-01-05T00:00:00Z")), "2026-01");
-    }
-
-    #[test]
-    fn manual_clock_moves_both_times() {
-        let c = ManualClock::new(t("2026-11-22T00:00:00Z"));
-        c.advance(Duration::from_secs(90));
-        assert_eq!(c.now(), t("2026-11-22T00:01:30Z"));
-        assert_eq!(c.monotonic(), Duration::from_secs(90));
     }
 }

@@ -216,6 +216,29 @@ impl Api {
     pub async fn inbound(&self, token: &str, from: &str, body: &str) -> Resp {
         self.call("POST", "/phone/v1/inbound", Some(token), Some(json!({"from": from, "body": body}))).await
     }
+
+    /// A webhook's delivery log, newest first.
+    pub async fn delivery_log(&self, key: &str, webhook: &str) -> Vec<Value> {
+        let r = self
+            .call("GET", &format!("/v1/webhooks/{webhook}/deliveries"), Some(key), None)
+            .await
+            .expect(200, None);
+        r.data().as_array().unwrap().clone()
+    }
+
+    /// Polls the log until the newest delivery has `n` attempts recorded. A receiver has a
+    /// request before its sender records the outcome and sets the next attempt's time, so a test
+    /// that moves the clock for a retry waits for this first, not only for the receiver.
+    pub async fn wait_attempts(&self, key: &str, webhook: &str, n: usize) -> Value {
+        for _ in 0..100 {
+            let l = self.delivery_log(key, webhook).await;
+            if l.first().is_some_and(|d| d["attempts"].as_array().unwrap().len() >= n) {
+                return l[0].clone();
+            }
+            actix_web::rt::time::sleep(Duration::from_millis(30)).await;
+        }
+        panic!("never saw {n} attempts: {:?}", self.delivery_log(key, webhook).await);
+    }
 }
 
 async fn read<S>(mut res: awc::ClientResponse<S>) -> Resp
@@ -256,6 +279,8 @@ impl TestApp {
     pub async fn restart(self) -> TestApp {
         self.handle.stop(true).await;
         self.running.await.unwrap().expect("clean stop");
+        // A restart takes time on a real clock too: ids made after it sort after those before.
+        self.clock.advance(Duration::from_millis(1));
         start(self.dir, self.clock, self.settings).await
     }
 }
@@ -267,9 +292,14 @@ impl std::ops::Deref for TestApp {
     }
 }
 
-/// Starts at 2026-11-22 12:00 UTC; webhooks may reach loopback (the test receivers live there).
+/// Where the manual clock of every in-process server starts: noon UTC, as far from a day's end as
+/// can be, so no test crosses midnight unless it moves the clock there. The engine reads no other
+/// time (record ids carry this clock's time too), so a test passes at any hour of the real day.
+pub const START: &str = "2026-11-22T12:00:00Z";
+
+/// Starts at [`START`]; webhooks may reach loopback (the test receivers live there).
 pub async fn spawn_app() -> TestApp {
-    spawn_app_at("2026-11-22T12:00:00Z").await
+    spawn_app_at(START).await
 }
 
 pub async fn spawn_app_at(at: &str) -> TestApp {
@@ -283,26 +313,28 @@ pub async fn spawn_app_with(at: &str, allow_private: bool) -> TestApp {
     start(dir, ManualClock::new(at.parse().unwrap()), settings).await
 }
 
-/// Keeps final messages for `retention` only. The clock starts at the real time: message ids
-/// carry the system clock's time, and retention judges age by them.
+/// Keeps final messages for `retention` only; starts at [`START`].
 pub async fn spawn_app_retaining(retention: Duration) -> TestApp {
+    spawn_app_configured(|s| s.retention = retention).await
+}
+
+/// Starts at the real time, for tests whose other party reads the system clock (a Standard
+/// Webhooks verifier refuses a timestamp five minutes from its now). Such a test must not depend
+/// on the day: nothing it asserts may change at midnight.
+pub async fn spawn_app_at_real_time() -> TestApp {
     let dir = tempfile::tempdir().unwrap();
     let mut settings = Settings::new(dir.path());
     settings.webhook_allow_private = true;
-    settings.retention = retention;
-    let now = pigeon_actors::storage::ts::truncate(chrono::Utc::now());
-    start(dir, ManualClock::new(now), settings).await
+    start(dir, ManualClock::new(chrono::Utc::now()), settings).await
 }
 
-/// A server with settings of the test's choosing; the clock starts at the real time (tokens and
-/// ids carry it).
+/// A server with settings of the test's choosing; starts at [`START`].
 pub async fn spawn_app_configured(configure: impl FnOnce(&mut Settings)) -> TestApp {
     let dir = tempfile::tempdir().unwrap();
     let mut settings = Settings::new(dir.path());
     settings.webhook_allow_private = true;
     configure(&mut settings);
-    let now = pigeon_actors::storage::ts::truncate(chrono::Utc::now());
-    start(dir, ManualClock::new(now), settings).await
+    start(dir, ManualClock::new(START.parse().unwrap()), settings).await
 }
 
 async fn start(dir: tempfile::TempDir, clock: Arc<ManualClock>, mut settings: Settings) -> TestApp {

@@ -78,7 +78,13 @@ fn sign(s: &Signer, claims: &Value) -> String {
     jsonwebtoken::encode(&h, claims, &s.key).unwrap()
 }
 
+/// The in-process servers' clock at their start (tokens are judged by it, not by the real time).
 fn now() -> i64 {
+    START.parse::<chrono::DateTime<chrono::Utc>>().unwrap().timestamp()
+}
+
+/// The real executable's clock: the system's.
+fn real_now() -> i64 {
     chrono::Utc::now().timestamp()
 }
 
@@ -295,7 +301,7 @@ async fn pem_file_and_hs256_settings_of_the_binary_with_a_custom_claim() {
         &[("PIGEON_JWT_PUBLIC_KEY_FILE", pem.to_str().unwrap()), ("PIGEON_JWT_TENANT_CLAIM", "org_id")],
     );
     let t = app.create_tenant("starter").await;
-    let mut c = json!({"sub": "u", "exp": now() + 600, "org_id": t.id});
+    let mut c = json!({"sub": "u", "exp": real_now() + 600, "org_id": t.id});
     app.list_keys(&sign(&ec, &c)).await.expect(200, None);
     c["tenant_id"] = c["org_id"].take();
     refused(&app, &sign(&ec, &c), "unknown tenant").await;
@@ -308,7 +314,7 @@ async fn pem_file_and_hs256_settings_of_the_binary_with_a_custom_claim() {
         &[("PIGEON_JWT_HS256_SECRET", "supabase-like-secret"), ("PIGEON_JWT_TENANT_CLAIM", "org_id")],
     );
     let t = app.create_tenant("starter").await;
-    let c = json!({"sub": "u", "exp": now() + 600, "org_id": t.id});
+    let c = json!({"sub": "u", "exp": real_now() + 600, "org_id": t.id});
     let key = EncodingKey::from_secret(b"supabase-like-secret");
     app.list_keys(&jsonwebtoken::encode(&Header::default(), &c, &key).unwrap()).await.expect(200, None);
     let wrong = EncodingKey::from_secret(b"another-secret");

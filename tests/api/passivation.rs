@@ -6,6 +6,7 @@
 
 use std::time::Duration;
 
+use pigeon::clock::Clock;
 use serde_json::json;
 
 use crate::helpers::*;
@@ -171,7 +172,7 @@ async fn queued_work_and_held_messages_pin_a_tenant_until_done() {
     assert!(app.poll(&token, 0).await.is_empty(), "the agent is online");
     let queued = app.send_ok(&t.live, "+14155550100").await;
     // Held until tomorrow (send_at): the scheduler keeps it.
-    let at = (chrono::Utc::now() + chrono::Duration::hours(20)).to_rfc3339();
+    let at = (app.clock.now() + chrono::Duration::hours(20)).to_rfc3339();
     let held = app.send(&t.test, json!({"to": "+14155550101", "body": "later", "send_at": at})).await;
     let held = held.expect(202, None).data()["message_id"].as_str().unwrap().to_owned();
 
@@ -201,26 +202,32 @@ async fn a_webhook_retry_due_after_the_idle_time_still_fires() {
     let t = app.create_tenant("starter").await;
     let rx = spawn_receiver().await;
     rx.set_status(500);
-    app.call(
-        "POST",
-        "/v1/webhooks",
-        Some(&t.live),
-        Some(json!({"url": rx.url, "events": ["message.delivered"]})),
-    )
-    .await
-    .expect(201, None);
+    let w = app
+        .call(
+            "POST",
+            "/v1/webhooks",
+            Some(&t.live),
+            Some(json!({"url": rx.url, "events": ["message.delivered"]})),
+        )
+        .await
+        .expect(201, None);
+    let wid = w.data()["id"].as_str().unwrap().to_owned();
     app.send(&t.test, json!({"to": "+14155550100", "body": "hooked"})).await.expect(202, None);
     rx.wait_for(1).await;
+    app.wait_attempts(&t.test, &wid, 1).await;
     // Beyond the idle time and the limiter's minute, the retries are still owed: no rest, and
     // each retry fires when due (2, 4 and 8 s apart).
     app.clock.advance(Duration::from_secs(61));
     rx.wait_for(2).await;
+    app.wait_attempts(&t.test, &wid, 2).await;
     a_few_checks().await;
     assert_eq!(actors(&app).await, (1, 0));
     app.clock.advance(Duration::from_secs(4));
     rx.wait_for(3).await;
+    app.wait_attempts(&t.test, &wid, 3).await;
     app.clock.advance(Duration::from_secs(8));
     rx.wait_for(4).await;
+    app.wait_attempts(&t.test, &wid, 4).await;
     // Given up after four attempts: nothing is owed, and it rests.
     app.clock.advance(Duration::from_secs(61));
     wait_actors(&app, (0, 1)).await;

@@ -44,16 +44,18 @@ async fn test_event(app: &Api, key: &str, webhook: &str) -> Value {
 
 #[actix_web::test]
 async fn every_attempt_verifies_with_the_standard_webhooks_library_across_retries() {
-    let app = spawn_app_configured(|_| {}).await;
+    let app = spawn_app_at_real_time().await;
     let t = app.create_tenant("starter").await;
     let rx = spawn_receiver().await;
     rx.set_status(500);
     let w = register(&app, &t.live, json!({"url": rx.url, "events": ["message.delivered"]})).await;
     let secret = w["secret"].as_str().unwrap();
     assert!(secret.starts_with("whsec_"));
+    let wid = w["id"].as_str().unwrap();
     app.send_ok(&t.test, "+14155550100").await;
     rx.wait_for(1).await;
     for n in 2..=4 {
+        app.wait_attempts(&t.test, wid, n - 1).await;
         app.clock.advance(Duration::from_secs(1 << (n - 1)));
         rx.wait_for(n).await;
     }
@@ -80,7 +82,7 @@ async fn every_attempt_verifies_with_the_standard_webhooks_library_across_retrie
 
 #[actix_web::test]
 async fn a_rotated_secret_signs_beside_the_new_one_for_24_hours_across_a_restart() {
-    let app = spawn_app_configured(|_| {}).await;
+    let app = spawn_app_at_real_time().await;
     let t = app.create_tenant("starter").await;
     let rx = spawn_receiver().await;
     let w = register(&app, &t.live, json!({"url": rx.url, "events": ["message.delivered"]})).await;
@@ -124,7 +126,7 @@ async fn a_rotated_secret_signs_beside_the_new_one_for_24_hours_across_a_restart
 
 #[actix_web::test]
 async fn a_test_event_arrives_signed_and_shows_in_the_log_and_a_plain_secret_gets_the_spec_header_only() {
-    let app = spawn_app_configured(|_| {}).await;
+    let app = spawn_app_at_real_time().await;
     let t = app.create_tenant("starter").await;
     let rx = spawn_receiver().await;
     let w = register(&app, &t.live, json!({"url": rx.url, "events": ["message.failed"]})).await;

@@ -189,26 +189,6 @@ async fn advance_and_wait(app: &TestApp, rx: &Receiver, secs: u64, hits: usize) 
     rx.wait_for(hits).await;
 }
 
-async fn log(app: &TestApp, key: &str, webhook: &str) -> Vec<Value> {
-    let r = app
-        .call("GET", &format!("/v1/webhooks/{webhook}/deliveries"), Some(key), None)
-        .await
-        .expect(200, None);
-    r.data().as_array().unwrap().clone()
-}
-
-/// Polls the log until the delivery has `n` attempts recorded.
-async fn wait_attempts(app: &TestApp, key: &str, webhook: &str, n: usize) -> Value {
-    for _ in 0..100 {
-        let l = log(app, key, webhook).await;
-        if l.first().is_some_and(|d| d["attempts"].as_array().unwrap().len() >= n) {
-            return l[0].clone();
-        }
-        actix_web::rt::time::sleep(Duration::from_millis(30)).await;
-    }
-    panic!("never saw {n} attempts: {:?}", log(app, key, webhook).await);
-}
-
 #[actix_web::test]
 async fn retries_come_at_2_4_8_seconds_and_stop_on_success() {
     let app = spawn_app().await;
@@ -220,7 +200,7 @@ async fn retries_come_at_2_4_8_seconds_and_stop_on_success() {
     app.send_ok(&t.test, "+14155550100").await;
 
     rx.wait_for(1).await;
-    let d = wait_attempts(&app, &t.live, &wid, 1).await;
+    let d = app.wait_attempts(&t.live, &wid, 1).await;
     assert_eq!(d["state"], "pending");
     assert_eq!(d["next_attempt_at"], "2026-11-22T12:00:02.000Z");
     // Not a moment early.
@@ -228,10 +208,10 @@ async fn retries_come_at_2_4_8_seconds_and_stop_on_success() {
     actix_web::rt::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(rx.hits().len(), 1);
     advance_and_wait(&app, &rx, 1, 2).await; // at +2 s (clock now 12:00:02.9)
-    wait_attempts(&app, &t.live, &wid, 2).await;
+    app.wait_attempts(&t.live, &wid, 2).await;
     rx.set_status(200);
     advance_and_wait(&app, &rx, 4, 3).await; // 4 s after the second attempt
-    let d = wait_attempts(&app, &t.live, &wid, 3).await;
+    let d = app.wait_attempts(&t.live, &wid, 3).await;
     assert_eq!(d["state"], "succeeded");
     assert_eq!(d["next_attempt_at"], Value::Null);
     let attempts = d["attempts"].as_array().unwrap();
@@ -272,12 +252,12 @@ async fn four_failures_mark_the_delivery_failed_and_a_retry_starts_a_new_cycle()
     let wid = w["id"].as_str().unwrap().to_owned();
     app.send_ok(&t.test, "+14155550100").await;
     rx.wait_for(1).await;
-    wait_attempts(&app, &t.live, &wid, 1).await;
+    app.wait_attempts(&t.live, &wid, 1).await;
     for (secs, n) in [(2, 2), (4, 3), (8, 4)] {
         advance_and_wait(&app, &rx, secs, n).await;
-        wait_attempts(&app, &t.live, &wid, n).await;
+        app.wait_attempts(&t.live, &wid, n).await;
     }
-    let d = wait_attempts(&app, &t.live, &wid, 4).await;
+    let d = app.wait_attempts(&t.live, &wid, 4).await;
     assert_eq!(d["state"], "failed");
     let at: Vec<_> =
         d["attempts"].as_array().unwrap().iter().map(|a| a["at"].as_str().unwrap().to_owned()).collect();
@@ -303,7 +283,7 @@ async fn four_failures_mark_the_delivery_failed_and_a_retry_starts_a_new_cycle()
     assert_eq!(r.data()["state"], "pending");
     assert_eq!(r.data()["cycle"], 1);
     rx.wait_for(5).await;
-    let d = wait_attempts(&app, &t.live, &wid, 5).await;
+    let d = app.wait_attempts(&t.live, &wid, 5).await;
     assert_eq!(d["state"], "succeeded");
     assert_eq!(d["attempts"][4]["cycle"], 1);
     assert_eq!(rx.hits()[4].json()["event_id"], rx.hits()[0].json()["event_id"], "event_id is stable");

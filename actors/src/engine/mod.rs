@@ -172,8 +172,10 @@ fn background_priority() {
 }
 
 impl Engine {
-    /// Starts the engine's arbiters. Must run inside an actix `System`.
-    pub fn start(store: Store, clock: SharedClock, config: EngineConfig) -> Result<Self, EngineError> {
+    /// Starts the engine's arbiters, on the clock the store was opened with (record ids carry its
+    /// time, so the engine reads no other). Must run inside an actix `System`.
+    pub fn start(store: Store, config: EngineConfig) -> Result<Self, EngineError> {
+        let clock: SharedClock = store.clock().clone();
         // awc's TLS client needs a process-wide crypto provider; a second install is harmless.
         let _ = rustls::crypto::ring::default_provider().install_default();
         let n = config.arbiters.max(1);
@@ -364,7 +366,7 @@ impl Engine {
     pub async fn create_tenant(&self, name: String, plan: Plan) -> Result<CreatedTenant, EngineError> {
         let now = self.inner.clock.now();
         let tenant = TenantRecord {
-            id: pigeon_storage::model::new_id(),
+            id: self.inner.store.new_id(),
             name,
             plan,
             status: TenantStatus::Active,
@@ -376,7 +378,8 @@ impl Engine {
             created_at: now,
         };
         let new = |env: Environment, name: &str| {
-            let (record, key) = tenant::new_key(tenant.id, name.into(), env, None, now);
+            let (record, key) =
+                tenant::new_key(self.inner.store.new_id(), tenant.id, name.into(), env, None, now);
             let effective_rate_limit = record.effective_rate_limit(plan);
             NewKey { record, key, effective_rate_limit }
         };
@@ -523,7 +526,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(dir.path()).unwrap();
         let config = EngineConfig { arbiters: 2, ..EngineConfig::default() };
-        let engine = Engine::start(store, crate::clock::SystemClock::shared(), config).unwrap();
+        let engine = Engine::start(store, config).unwrap();
         let base = getpriority_process(None).unwrap();
         let work: Vec<i32> = engine.inner.shared.arbiters.0.iter().map(nice_of).collect();
         let front: Vec<i32> = engine.inner.front.0.iter().map(nice_of).collect();

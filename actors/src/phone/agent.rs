@@ -93,7 +93,7 @@ impl PhoneActor {
             })
             .collect();
         for mut m in self.take(max) {
-            let lease = Lease { job_id: pigeon_storage::model::new_id(), until };
+            let lease = Lease { job_id: self.store.new_id(), until };
             m.lease = Some(lease.clone());
             self.save(&m);
             let channel = match m.channel {
@@ -269,7 +269,7 @@ impl Handler<Detect> for PhoneActor {
             let _ = msg.reply.send(sim_has_imessage(&msg.number));
             return;
         }
-        let id = pigeon_storage::model::new_id();
+        let id = self.store.new_id();
         let agent = self.agent();
         agent.detect_waiting.retain(|_, (_, tx)| !tx.is_closed());
         agent.detect_waiting.insert(id, (msg.number.clone(), msg.reply));

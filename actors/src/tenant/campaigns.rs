@@ -59,7 +59,7 @@ impl Handler<CreateCampaign> for TenantActor {
                 super::records::check_fits(&found.body, &n.data)?;
             }
             let c = CampaignRecord {
-                id: pigeon_storage::model::new_id(),
+                id: self.store.new_id(),
                 tenant_id: self.tenant.id,
                 name: n.name,
                 status: CampaignStatus::Draft,

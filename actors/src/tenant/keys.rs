@@ -56,7 +56,14 @@ impl Handler<CreateKey> for TenantActor {
                     "the tenant already has {MAX_ACTIVE_KEYS} active keys, the most allowed; revoke one first"
                 )));
             }
-            let (rec, key) = new_key(self.tenant.id, msg.name, msg.environment, rate_limit, self.clock.now());
+            let (rec, key) = new_key(
+                self.store.new_id(),
+                self.tenant.id,
+                msg.name,
+                msg.environment,
+                rate_limit,
+                self.clock.now(),
+            );
             self.store.keys().put(&rec)?;
             let limiter = limiter(&rec, plan, &self.clock);
             let effective = rec.effective_rate_limit(plan);
@@ -139,6 +146,7 @@ pub(crate) fn plan_name(p: Plan) -> &'static str {
 
 /// A new key record and the secret to show once.
 pub(crate) fn new_key(
+    id: Ulid,
     tenant_id: Ulid,
     name: String,
     environment: Environment,
@@ -147,7 +155,7 @@ pub(crate) fn new_key(
 ) -> (ApiKeyRecord, String) {
     let key = credentials::generate(environment.prefix());
     let rec = ApiKeyRecord {
-        id: pigeon_storage::model::new_id(),
+        id,
         tenant_id,
         name,
         environment,

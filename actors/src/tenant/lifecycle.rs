@@ -156,6 +156,7 @@ impl Handler<Inbound> for TenantActor {
                 phone_id: Some(phone.rec.id),
                 delivered_at: Some(now),
                 ..MessageRecord::new(
+                    self.store.new_id(),
                     self.tenant.id,
                     Direction::Inbound,
                     MessageStatus::Received,

@@ -115,7 +115,7 @@ impl Handler<AddPhone> for TenantActor {
             let now = self.clock.now();
             let token = (msg.driver == PhoneDriver::Agent).then(|| credentials::generate(AGENT_PREFIX));
             let rec = PhoneRecord {
-                id: pigeon_storage::model::new_id(),
+                id: self.store.new_id(),
                 tenant_id: self.tenant.id,
                 number: msg.number.as_str().to_owned(),
                 daily_limit: msg.daily_limit,

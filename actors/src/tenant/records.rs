@@ -91,7 +91,7 @@ impl Handler<PutTemplate> for TenantActor {
                 }
             }
             let t = TemplateRecord {
-                id: old.as_ref().map_or_else(pigeon_storage::model::new_id, |o| o.id),
+                id: old.as_ref().map_or_else(|| self.store.new_id(), |o| o.id),
                 tenant_id: tenant,
                 name,
                 body,
@@ -182,7 +182,7 @@ impl Handler<PutContact> for TenantActor {
                 }
             }
             let c = ContactRecord {
-                id: old.as_ref().map_or_else(pigeon_storage::model::new_id, |o| o.id),
+                id: old.as_ref().map_or_else(|| self.store.new_id(), |o| o.id),
                 tenant_id: tenant,
                 phone,
                 name,

@@ -102,6 +102,7 @@ impl TenantActor {
             campaign_id: req.campaign_id,
             test: req.test,
             ..MessageRecord::new(
+                self.store.new_id(),
                 self.tenant.id,
                 Direction::Outbound,
                 MessageStatus::Queued,

@@ -54,7 +54,7 @@ impl Handler<CreateWebhook> for TenantActor {
                 )));
             }
             let w = WebhookRecord {
-                id: pigeon_storage::model::new_id(),
+                id: self.store.new_id(),
                 tenant_id: self.tenant.id,
                 url: msg.url,
                 events: msg.events,
@@ -160,15 +160,15 @@ impl Handler<SendTestEvent> for TenantActor {
     type Result = ResponseFuture<Result<pigeon_storage::model::DeliveryRecord, EngineError>>;
 
     fn handle(&mut self, msg: SendTestEvent, _: &mut Self::Context) -> Self::Result {
-        use pigeon_storage::model::{new_id, DeliveryRecord, DeliveryState};
+        use pigeon_storage::model::{DeliveryRecord, DeliveryState};
         let addr = self.subs.addr(msg.0);
         let (store, now) = (self.store.clone(), self.clock.now());
         let tenant_id = self.tenant.id;
         Box::pin(async move {
             let addr = addr.ok_or(EngineError::NotFound(Missing::Webhook))?;
-            let event_id = new_id();
+            let event_id = store.new_id();
             let d = DeliveryRecord {
-                id: new_id(),
+                id: store.new_id(),
                 tenant_id,
                 webhook_id: msg.0,
                 event_id,

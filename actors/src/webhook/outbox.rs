@@ -65,12 +65,12 @@ impl Subscribers {
         if subs.iter().all(|(w, _)| !w.events.iter().any(|e| e == event)) {
             return Outbox(Vec::new());
         }
-        let event_id = pigeon_storage::model::new_id();
+        let event_id = store.new_id();
         let body = payload(event, event_id, m, now);
         let mut out = Vec::new();
         for (w, addr) in subs.iter().filter(|(w, _)| w.events.iter().any(|e| e == event)) {
             let d = DeliveryRecord {
-                id: pigeon_storage::model::new_id(),
+                id: store.new_id(),
                 tenant_id: m.tenant_id,
                 webhook_id: w.id,
                 event_id,

@@ -163,8 +163,10 @@ pub struct MessageRecord {
 
 impl MessageRecord {
     /// A message nothing has happened to yet: the fields every message sets, the rest empty. Build
-    /// the others with struct update syntax.
+    /// the others with struct update syntax. `id` comes from [`crate::Store::new_id`].
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
+        id: Ulid,
         tenant_id: Ulid,
         direction: Direction,
         status: MessageStatus,
@@ -174,7 +176,7 @@ impl MessageRecord {
         created_at: DateTime<Utc>,
     ) -> Self {
         Self {
-            id: super::new_id(),
+            id,
             tenant_id,
             direction,
             status,

@@ -17,17 +17,11 @@ pub use session::*;
 pub use tenant::*;
 pub use webhook::*;
 
-use ulid::Ulid;
-
-/// A new id: a ULID, strictly increasing within this process, so ids sort in creation order
-/// (plain ULIDs made in the same millisecond would sort at random).
-pub fn new_id() -> Ulid {
-    use std::sync::{Mutex, OnceLock};
-    static GEN: OnceLock<Mutex<ulid::Generator>> = OnceLock::new();
-    let mut g =
-        GEN.get_or_init(|| Mutex::new(ulid::Generator::new())).lock().unwrap_or_else(|e| e.into_inner());
-    match g.generate() {
-        Ok(id) => id,
-        Err(overflow) => overflow.commit_overflow_random(),
-    }
+/// An id on the system clock, for unit tests that make records without a store. Everything
+/// else takes its ids from [`crate::Store::new_id`], on the engine's clock.
+#[cfg(test)]
+pub(crate) fn new_id() -> ulid::Ulid {
+    use std::sync::OnceLock;
+    static IDS: OnceLock<crate::clock::Ids> = OnceLock::new();
+    IDS.get_or_init(|| crate::clock::Ids::new(crate::clock::SystemClock::shared())).next()
 }

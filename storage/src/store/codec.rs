@@ -315,6 +315,7 @@ mod tests {
             tally: vec![("calls:2026-11".into(), 7)],
             ..MessageRecord::new(
                 new_id(),
+                new_id(),
                 Direction::Outbound,
                 MessageStatus::Delivered,
                 "+14155550100".into(),

@@ -24,8 +24,9 @@ use ulid::Ulid;
 use super::tenants::Counters;
 use super::tree::Tree;
 use super::webhooks::due_key;
-use super::worklist::{now_ms, WorkList};
+use super::worklist::WorkList;
 use super::{decode, messages::pending_key};
+use crate::clock::{now_ms, SharedClock};
 use crate::health::Health;
 use crate::model::{DeliveryRecord, DeliveryState, MessageRecord};
 use crate::StoreError;
@@ -52,13 +53,15 @@ pub(crate) struct Lists {
     pub(crate) deliveries: Tree,
     pub(crate) webhooks: Tree,
     pub(crate) counters: Arc<Counters>,
+    /// The clock ids are made with: the mark is a time on it.
+    pub(crate) clock: SharedClock,
 }
 
 impl Lists {
     /// Writes old young entries and changed counters to disk, then a mark below every entry
     /// still young and every message whose tally was not yet written.
     fn tick(&self) -> Result<(), StoreError> {
-        let now = now_ms();
+        let now = now_ms(&*self.clock);
         self.pending.move_old(now)?;
         self.due.move_old(now)?;
         self.counters.write_back()?;
@@ -221,8 +224,9 @@ mod tests {
         let db = sled::open(dir.path()).unwrap();
         let writes = Arc::default();
         let health = Arc::new(Health::new(dir.path().to_owned()));
-        let tree =
-            super::super::tree::Opener { db: &db, writes: &writes, health: &health }.tree("t").unwrap();
+        let clock = crate::clock::SystemClock::shared();
+        let opener = super::super::tree::Opener { db: &db, writes: &writes, health: &health, clock: &clock };
+        let tree = opener.tree("t").unwrap();
         for (g, id) in [(1u8, 1u8), (1, 5), (2, 2), (2, 9), (0xff, 7)] {
             let mut k = vec![g; 16];
             k.extend_from_slice(&[id; 16]);

@@ -67,7 +67,7 @@ impl Messages {
     pub(super) fn open(db: &Opener) -> Result<Self, StoreError> {
         Ok(Self {
             messages: db.tree("messages")?,
-            pending: Arc::new(WorkList::new(db.tree("pending")?)),
+            pending: Arc::new(WorkList::new(db.tree("pending")?, db.clock.clone())),
             schedule: db.tree("schedule")?,
             recipients: db.tree("recipients")?,
             idempotency: db.tree("idempotency")?,

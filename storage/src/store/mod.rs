@@ -28,6 +28,7 @@ use std::sync::Arc;
 
 use ulid::Ulid;
 
+use crate::clock::{Ids, SharedClock, SystemClock};
 use crate::commit::{CommitStats, Committer};
 use crate::health::{Health, StoreHealth, Writable};
 use crate::StoreError;
@@ -53,6 +54,8 @@ pub struct Store {
 
 struct Inner {
     db: sled::Db,
+    /// Record ids, on the clock the store was opened with (see `clock.rs`).
+    ids: Ids,
     /// Writes made through the store's trees (see `tree.rs`).
     writes: Arc<std::sync::atomic::AtomicU64>,
     /// Whether writes succeed (see `health.rs`).
@@ -82,15 +85,16 @@ struct Inner {
 pub const DEFAULT_CACHE_MB: u64 = 8;
 
 impl Store {
-    /// Opens (or creates) the store in `dir` with the default cache and starts its committer.
+    /// Opens (or creates) the store in `dir` with the default cache and the system clock, and
+    /// starts its committer.
     pub fn open(dir: &Path) -> Result<Self, StoreError> {
-        Self::open_with_cache(dir, DEFAULT_CACHE_MB)
+        Self::open_with(dir, DEFAULT_CACHE_MB, SystemClock::shared())
     }
 
-    /// Opens the store with a page cache of `cache_mb` MiB. The cache is most of the server's
-    /// memory: reads of recent records (a message's phone and webhook steps) hit it, older ones
-    /// go to disk.
-    pub fn open_with_cache(dir: &Path, cache_mb: u64) -> Result<Self, StoreError> {
+    /// Opens the store with a page cache of `cache_mb` MiB, making ids and judging ages on
+    /// `clock` (the engine's). The cache is most of the server's memory: reads of recent records
+    /// (a message's phone and webhook steps) hit it, older ones go to disk.
+    pub fn open_with(dir: &Path, cache_mb: u64, clock: SharedClock) -> Result<Self, StoreError> {
         wait_for_lock(dir);
         let db = sled::Config::new()
             .path(dir)
@@ -104,7 +108,7 @@ impl Store {
         let committer = Committer::start(db.clone(), log, health.clone())
             .map_err(|e| StoreError::Flush(format!("cannot start committer: {e}")))?;
         let writes = Arc::default();
-        let trees = tree::Opener { db: &db, writes: &writes, health: &health };
+        let trees = tree::Opener { db: &db, writes: &writes, health: &health, clock: &clock };
         let meta = Meta::open(&trees)?;
         let tenants = Tenants::open(&trees)?;
         let messages = Messages::open(&trees)?;
@@ -117,6 +121,7 @@ impl Store {
             deliveries: webhooks.deliveries_tree().clone(),
             webhooks: webhooks.webhooks_tree().clone(),
             counters: tenants.counters().clone(),
+            clock: clock.clone(),
         };
         let listed = lists.recover()?;
         if listed > 0 {
@@ -138,12 +143,23 @@ impl Store {
                 campaigns: Campaigns::open(&trees)?,
                 sessions: Sessions::open(&trees)?,
                 _ticker: ticker,
+                ids: Ids::new(clock),
                 writes,
                 health,
                 db,
                 committer,
             }),
         })
+    }
+
+    /// A new record id: a ULID on the store's clock, increasing (see `clock.rs`).
+    pub fn new_id(&self) -> Ulid {
+        self.inner.ids.next()
+    }
+
+    /// The clock the store makes ids and judges ages with.
+    pub fn clock(&self) -> &SharedClock {
+        self.inner.ids.clock()
     }
 
     /// Waits until every write made before this call is on disk, sharing the flush with every

@@ -80,6 +80,7 @@ fn message(tenant: Ulid, phone: Option<Ulid>) -> MessageRecord {
         phone_id: phone,
         test: phone.is_none(),
         ..MessageRecord::new(
+            new_id(),
             tenant,
             Direction::Outbound,
             MessageStatus::Queued,

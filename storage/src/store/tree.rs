@@ -14,6 +14,8 @@ pub(crate) struct Opener<'a> {
     pub(crate) db: &'a sled::Db,
     pub(crate) writes: &'a Arc<AtomicU64>,
     pub(crate) health: &'a Arc<Health>,
+    /// The store's clock, for the work lists' ages.
+    pub(crate) clock: &'a crate::clock::SharedClock,
 }
 
 impl Opener<'_> {

@@ -46,7 +46,7 @@ impl Webhooks {
         Ok(Self {
             webhooks: db.tree("webhooks")?,
             deliveries: db.tree("deliveries")?,
-            due: Arc::new(WorkList::new(db.tree("due")?)),
+            due: Arc::new(WorkList::new(db.tree("due")?, db.clock.clone())),
         })
     }
 

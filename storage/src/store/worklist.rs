@@ -15,6 +15,7 @@ use ulid::Ulid;
 
 use super::tree::Tree;
 use super::ulid_at;
+use crate::clock::{now_ms, SharedClock};
 use crate::StoreError;
 
 /// How old an entry gets before it is written to disk. Work that settles sooner never is.
@@ -39,11 +40,8 @@ pub(crate) fn key(group: Ulid, id: Ulid) -> Key {
 pub(crate) struct WorkList {
     tree: Tree,
     young: Mutex<HashMap<Key, [u8; 16]>>,
-}
-
-/// Milliseconds since the epoch on the clock ULIDs are made with.
-pub(crate) fn now_ms() -> u64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
+    /// The clock ids are made with, which says how old an entry is.
+    clock: SharedClock,
 }
 
 fn made_ms(key: &Key) -> u64 {
@@ -51,8 +49,8 @@ fn made_ms(key: &Key) -> u64 {
 }
 
 impl WorkList {
-    pub(crate) fn new(tree: Tree) -> Self {
-        Self { tree, young: Mutex::default() }
+    pub(crate) fn new(tree: Tree, clock: SharedClock) -> Self {
+        Self { tree, young: Mutex::default(), clock }
     }
 
     /// Records that `key` is owed. Call before writing the record that makes it so: sled recovers
@@ -62,7 +60,7 @@ impl WorkList {
         if young.contains_key(&key) {
             return Ok(());
         }
-        if made_ms(&key) + YOUNG_MS > now_ms() {
+        if made_ms(&key) + YOUNG_MS > now_ms(&*self.clock) {
             young.insert(key, tenant.to_bytes());
             return Ok(());
         }
@@ -156,11 +154,11 @@ mod tests {
         let db = sled::open(dir.path()).unwrap();
         let writes = Arc::new(AtomicU64::new(0));
         let health = Arc::new(crate::health::Health::new(dir.path().to_owned()));
-        let list = WorkList::new(
-            super::super::tree::Opener { db: &db, writes: &writes, health: &health }.tree("w").unwrap(),
-        );
+        let clock: SharedClock = crate::clock::ManualClock::new("2030-06-15T12:00:00Z".parse().unwrap());
+        let opener = super::super::tree::Opener { db: &db, writes: &writes, health: &health, clock: &clock };
+        let list = WorkList::new(opener.tree("w").unwrap(), clock.clone());
         let (g, t) = (Ulid::generate(), Ulid::generate());
-        let now = now_ms();
+        let now = now_ms(&*clock);
         let fresh = key(g, Ulid::from_parts(now, 1));
         let settles = key(g, Ulid::from_parts(now, 2));
         let ancient = key(g, Ulid::from_parts(now - YOUNG_MS - 1, 3));
