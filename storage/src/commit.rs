@@ -61,8 +61,13 @@ fn sync_log(log: &std::fs::File) -> Result<(), String> {
 
 impl Committer {
     /// Starts the committer over `db`, whose log file is `log` (`<dir>/db`); a failed flush
-    /// tells `health`.
-    pub(crate) fn start(db: sled::Db, log: std::fs::File, health: Arc<Health>) -> std::io::Result<Self> {
+    /// tells `health`. `hold` delays every flush (crash tests only, see `store/mod.rs`).
+    pub(crate) fn start(
+        db: sled::Db,
+        log: std::fs::File,
+        health: Arc<Health>,
+        hold: Option<std::time::Duration>,
+    ) -> std::io::Result<Self> {
         let (tx, rx) = mpsc::channel::<Waiter>();
         let counters = Arc::new(Counters::default());
         let c = counters.clone();
@@ -75,6 +80,9 @@ impl Committer {
                     // Writers are arriving together: let a few more join this flush. A lone
                     // writer never waits.
                     std::thread::sleep(LINGER);
+                }
+                if let Some(hold) = hold {
+                    std::thread::sleep(hold);
                 }
                 batch.extend(rx.try_iter());
                 last_batch = batch.len();

@@ -179,3 +179,47 @@ async fn deleting_a_phone_fails_what_it_still_owed() {
         .expect(200, None);
     assert!(r.data().as_array().unwrap().is_empty());
 }
+
+/// A restart, even `kill -9`, keeps an agent that was polling online for the rest of its window:
+/// sends to a tenant whose phones are all agents are taken at once after it, not refused until the
+/// agent polls again. An agent that never polled stays offline.
+#[actix_web::test]
+async fn agents_polling_before_a_kill_9_are_online_right_after_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let (data, log) = (dir.path().join("data"), dir.path().join("log"));
+    let app = spawn_binary(&data, Some(ADMIN), &log);
+    let t = app.create_tenant("starter").await;
+    let (_, token) = app.agent_phone(&t.id, "+14155550998").await;
+    let quiet = app.create_tenant("starter").await;
+    app.agent_phone(&quiet.id, "+14155550997").await;
+    assert!(app.poll(&token, 0).await.is_empty());
+    let first = app.send_ok(&t.live, "+14155550100").await;
+    // The poll is saved with the counters, written back within a second.
+    actix_web::rt::time::sleep(Duration::from_millis(1500)).await;
+    app.kill9();
+
+    let app = spawn_binary(&data, Some(ADMIN), &log);
+    let second = app.send_ok(&t.live, "+14155550101").await;
+    app.send(&quiet.live, json!({"to": "+14155550102", "body": "hi"}))
+        .await
+        .expect(503, Some("NO_PHONE_AVAILABLE"));
+    let jobs = app.poll(&token, 0).await;
+    let ids: Vec<_> = jobs.iter().map(|j| j["message_id"].as_str().unwrap()).collect();
+    assert_eq!(ids, [first.as_str(), second.as_str()]);
+    assert!(app.terminate().success());
+}
+
+/// What a restart keeps is the last poll, not "online": the agent is offline once its 30 s
+/// window has passed with no poll.
+#[actix_web::test]
+async fn after_a_restart_a_silent_agent_goes_offline_when_its_window_ends() {
+    let app = spawn_app().await;
+    let t = app.create_tenant("starter").await;
+    let (_, token) = app.agent_phone(&t.id, "+14155550998").await;
+    assert!(app.poll(&token, 0).await.is_empty());
+    app.clock.advance(Duration::from_secs(20));
+    let app = app.restart().await;
+    app.send_ok(&t.live, "+14155550100").await;
+    app.clock.advance(Duration::from_secs(11));
+    app.send(&t.live, json!({"to": "+14155550101", "body": "hi"})).await.expect(503, Some("NO_PHONE_AVAILABLE"));
+}

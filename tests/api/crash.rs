@@ -161,3 +161,66 @@ async fn sigkill_mid_stream_loses_nothing_and_delivers_once() {
     );
     assert!(server.terminate().success());
 }
+
+/// A message's final state, polled until it has one (at most 10 s).
+async fn final_status(api: &Api, key: &str, id: &str) -> String {
+    for _ in 0..200 {
+        let m = api.message(key, id).await;
+        let s = m["status"].as_str().unwrap().to_owned();
+        if s == "delivered" || s == "failed" {
+            return s;
+        }
+        actix_web::rt::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("message {id} never settled");
+}
+
+/// A webhook announces only a state that is on disk. Each round sends one message with every
+/// commit held back (`PIGEON_TEST_COMMIT_DELAY_MS`): its 202 comes once it is on disk; the sim
+/// settles it at once, and that write waits for the next commit, inside which the node is killed.
+/// Nothing may have been announced then (the state it would announce is lost); after the restart
+/// the message is sent again and settles for good, and the receiver hears of it once, with one
+/// `event_id`, and never of a fate other than the one the store keeps.
+#[actix_web::test]
+async fn a_webhook_announces_only_what_is_on_disk_across_kill_9() {
+    let dir = tempfile::tempdir().unwrap();
+    let (data, log) = (dir.path().join("data"), dir.path().join("log"));
+    let allow = [("PIGEON_WEBHOOK_ALLOW_PRIVATE", "true")];
+    let held = [("PIGEON_WEBHOOK_ALLOW_PRIVATE", "true"), ("PIGEON_TEST_COMMIT_DELAY_MS", "1500")];
+    let rx = spawn_receiver().await;
+    let app = spawn_binary_with(&data, Some(ADMIN), &log, &allow);
+    let t = app.create_tenant("starter").await;
+    // Half the sends fail, so both fates are announced and redone.
+    let phone = json!({"tenant_id": t.id, "number": "+14155550999", "driver": "sim",
+        "sim": {"latency_ms": 0, "failure_rate": 0.5}});
+    app.add_phone(phone).await.expect(201, None);
+    let events = json!(["message.delivered", "message.failed"]);
+    let hook = json!({"url": rx.url, "events": events});
+    app.call("POST", "/v1/webhooks", Some(&t.live), Some(hook)).await.expect(201, None);
+    assert!(app.terminate().success());
+
+    let mut fates = HashMap::new();
+    for round in 0..4 {
+        let app = spawn_binary_with(&data, Some(ADMIN), &log, &held);
+        let id = app.send_ok(&t.live, &format!("+1415555010{round}")).await;
+        // The sim settled it at once; that write now waits for the held commit.
+        actix_web::rt::time::sleep(Duration::from_millis(500)).await;
+        let heard = rx.hits().len();
+        app.kill9();
+        assert_eq!(heard, round, "round {round}: an event went out before its state was on disk");
+
+        let app = spawn_binary_with(&data, Some(ADMIN), &log, &allow);
+        fates.insert(id.clone(), final_status(&app, &t.live, &id).await);
+        rx.wait_for(round + 1).await;
+        assert!(app.terminate().success());
+    }
+
+    // Every event: one per message, one event_id, the fate the store kept.
+    let hits: Vec<serde_json::Value> = rx.hits().iter().map(Hit::json).collect();
+    assert_eq!(hits.len(), fates.len(), "one event per message: {hits:?}");
+    for (id, fate) in &fates {
+        let mine: Vec<_> = hits.iter().filter(|h| h["message_id"] == id.as_str()).collect();
+        assert_eq!(mine.len(), 1, "{id}: {mine:?}");
+        assert_eq!(mine[0]["event"], format!("message.{fate}"), "{id} is {fate}: {mine:?}");
+    }
+}

@@ -480,7 +480,8 @@ impl Engine {
         for _ in 0..3 {
             let tenant = self.tenant(tenant_id)?;
             if let Some(entry) = self.inner.shared.phones.read().unwrap().get(&phone_id).cloned() {
-                entry.live.polled(self.inner.clock.now().timestamp_millis());
+                let now_ms = self.inner.clock.now().timestamp_millis();
+                entry.live.polled(&self.inner.store, tenant_id, phone_id, now_ms);
                 return Ok((entry, tenant));
             }
         }

@@ -173,7 +173,7 @@ impl Handler<Poll> for PhoneActor {
     type Result = ResponseFuture<Result<Vec<Job>, EngineError>>;
 
     fn handle(&mut self, msg: Poll, _: &mut Self::Context) -> Self::Result {
-        self.live.polled(self.clock.now().timestamp_millis());
+        self.live.polled(&self.store, self.tenant_id, self.phone_id, self.clock.now().timestamp_millis());
         if self.retired {
             return Box::pin(async { Err(EngineError::NotFound(Missing::Phone)) });
         }

@@ -31,20 +31,35 @@ pub use sim::sim_has_imessage;
 /// An agent is online while it polled within this.
 pub const ONLINE_WINDOW_MS: i64 = 30_000;
 
+/// How often an agent's last poll is saved (as a counter, written back within a second): often
+/// enough that after a restart, even a `kill -9`, an agent that was polling is still online for
+/// most of its window; rarely enough that an agent's reports, one per message, add no writes.
+const SAVE_POLL_EVERY_MS: i64 = 5_000;
+
+/// The counter holding an agent's last poll (engine-clock milliseconds).
+pub(crate) fn polled_counter(phone: Ulid) -> String {
+    format!("agent_polled:{phone}")
+}
+
 /// Phone state other actors read without a round trip: whether it can take work now.
 #[derive(Debug)]
 pub struct PhoneLive {
     driver: PhoneDriver,
     sim_online: AtomicBool,
     last_poll_ms: AtomicI64,
+    saved_poll_ms: AtomicI64,
 }
 
 impl PhoneLive {
-    pub(crate) fn new(rec: &PhoneRecord) -> Arc<Self> {
+    /// `last_poll_ms`: the agent's last saved poll, so a phone started after a restart is online
+    /// if its agent was polling just before.
+    pub(crate) fn new(rec: &PhoneRecord, last_poll_ms: Option<i64>) -> Arc<Self> {
+        let last = last_poll_ms.unwrap_or(i64::MIN / 2);
         Arc::new(Self {
             driver: rec.driver,
             sim_online: AtomicBool::new(rec.sim_online),
-            last_poll_ms: AtomicI64::new(i64::MIN / 2),
+            last_poll_ms: AtomicI64::new(last),
+            saved_poll_ms: AtomicI64::new(last),
         })
     }
 
@@ -56,8 +71,15 @@ impl PhoneLive {
         }
     }
 
-    pub(crate) fn polled(&self, now_ms: i64) {
+    /// Marks an agent's call (every one counts as a poll), and saves it now and then.
+    pub(crate) fn polled(&self, store: &Store, tenant: Ulid, phone: Ulid, now_ms: i64) {
         self.last_poll_ms.store(now_ms, Ordering::Relaxed);
+        let saved = self.saved_poll_ms.load(Ordering::Relaxed);
+        if now_ms - saved >= SAVE_POLL_EVERY_MS
+            && self.saved_poll_ms.compare_exchange(saved, now_ms, Ordering::Relaxed, Ordering::Relaxed).is_ok()
+        {
+            store.tenants().set_counter(tenant, &polled_counter(phone), now_ms.max(0) as u64);
+        }
     }
 
     pub(crate) fn set_sim_online(&self, on: bool) {

@@ -45,7 +45,14 @@ impl PhoneSlot {
     ) -> Result<Self, EngineError> {
         let day = clock.now().date_naive();
         let sent_today = store.tenants().counter(rec.tenant_id, &sent_counter(rec.id, day))? as u32;
-        let live = PhoneLive::new(&rec);
+        let last_poll = match rec.driver {
+            PhoneDriver::Agent => {
+                Some(store.tenants().counter(rec.tenant_id, &phone::polled_counter(rec.id))? as i64)
+                    .filter(|ms| *ms > 0)
+            }
+            PhoneDriver::Sim => None,
+        };
+        let live = PhoneLive::new(&rec, last_poll);
         let actor = PhoneActor::new(store.clone(), clock.clone(), &rec, live.clone(), subs.clone());
         let addr = PhoneActor::start_in_arbiter(arbiter, move |_| actor);
         registry

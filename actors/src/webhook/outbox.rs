@@ -1,6 +1,9 @@
 //! The outbox: a state change's deliveries are written before the change itself, and handed to
-//! their endpoints' actors only once the change is written, so a recorded change always has its
-//! deliveries and every pending delivery has its `due` entry.
+//! their endpoints' actors only once a group commit has made both durable, so a recorded change
+//! always has its deliveries, every pending delivery has its `due` entry, and a receiver never
+//! hears of a state a crash then undoes. (Handed on at once, a delivery could go out before the
+//! flush; a `kill -9` then lost the state, the work was redone after the restart and announced
+//! again under a new `event_id`, or announced `failed` and then `delivered`.)
 
 use std::sync::{Arc, RwLock};
 
@@ -58,7 +61,7 @@ impl Subscribers {
     }
 
     /// Writes one delivery per endpoint subscribed to the event `m`'s state makes. Call before
-    /// writing `m` itself, then [`Outbox::send`] once `m` is written.
+    /// writing `m` itself, then [`Outbox::send_after_commit`] once `m` is written.
     pub(crate) fn emit(&self, store: &Store, m: &MessageRecord, now: DateTime<Utc>) -> Outbox {
         let Some(event) = event_of(m) else { return Outbox(Vec::new()) };
         let subs = self.0.read().unwrap();
@@ -92,8 +95,8 @@ impl Subscribers {
 }
 
 /// Writes a message's new state with the deliveries it causes (deliveries first: the outbox rule),
-/// then hands them to their endpoints. Every fate passes here, so here it is counted in the
-/// tenant's hourly counts too.
+/// then hands them to their endpoints once both are durable. Every fate passes here, so here it
+/// is counted in the tenant's hourly counts too. Call from an actor (the wait runs on its arbiter).
 pub(crate) fn write_with_events(
     store: &Store,
     subs: &Subscribers,
@@ -104,7 +107,7 @@ pub(crate) fn write_with_events(
     // Counted first, so whoever sees the new state sees it counted.
     count_hour(store, m, now);
     store.messages().put(m)?;
-    outbox.send();
+    outbox.send_after_commit(store);
     Ok(())
 }
 
@@ -133,10 +136,21 @@ fn count_hour(store: &Store, m: &MessageRecord, now: DateTime<Utc>) {
 pub(crate) struct Outbox(Vec<(Addr<WebhookActor>, Ulid)>);
 
 impl Outbox {
-    /// Hands the deliveries on; call once the state change that made them is written.
-    pub(crate) fn send(self) {
-        for (addr, id) in self.0 {
-            addr.do_send(Deliver(id));
+    /// Hands the deliveries on once a commit queued now (after the state change that made them
+    /// was written) resolves; the commit is shared with every other writer of its flush. If it
+    /// fails (a full disk), nothing is announced: the node restarts once it can write again and
+    /// finds on disk whatever survived, deliveries and state together.
+    pub(crate) fn send_after_commit(self, store: &Store) {
+        if self.0.is_empty() {
+            return;
         }
+        let durable = store.commit();
+        actix::spawn(async move {
+            if durable.await.is_ok() {
+                for (addr, id) in self.0 {
+                    addr.do_send(Deliver(id));
+                }
+            }
+        });
     }
 }

@@ -76,6 +76,16 @@ struct Inner {
     committer: Committer,
 }
 
+/// For crash tests only: `PIGEON_TEST_COMMIT_DELAY_MS` holds every group commit back this long
+/// before it flushes and turns sled's own periodic flush off, so nothing reaches the file but
+/// through a commit and a `kill -9` lands between a write and its commit every time
+/// (`tests/api/crash.rs`). Never for production: every 2xx would wait that long.
+fn test_commit_delay() -> Option<std::time::Duration> {
+    let ms: u64 = std::env::var("PIGEON_TEST_COMMIT_DELAY_MS").ok()?.parse().ok()?;
+    tracing::warn!(ms, "PIGEON_TEST_COMMIT_DELAY_MS is set: every commit waits (crash tests only)");
+    Some(std::time::Duration::from_millis(ms))
+}
+
 /// sled's page cache, in MiB, unless the operator sets another size. sled counts the cache in
 /// on-disk bytes and the process pays about four times that (plus its page table), and its
 /// background cleaner fills the cache of an idle node: at 64 MiB a node held 371 MiB after 1M
@@ -96,16 +106,18 @@ impl Store {
     /// (a message's phone and webhook steps) hit it, older ones go to disk.
     pub fn open_with(dir: &Path, cache_mb: u64, clock: SharedClock) -> Result<Self, StoreError> {
         wait_for_lock(dir);
+        let hold = test_commit_delay();
         let db = sled::Config::new()
             .path(dir)
             .cache_capacity(cache_mb.max(1) * 1024 * 1024)
-            .flush_every_ms(Some(500))
+            .flush_every_ms(if hold.is_some() { None } else { Some(500) })
             .open()?;
+        sync_conf(dir);
         // sled's log; the committer syncs it after every flush (see `commit.rs`).
         let log = std::fs::File::open(dir.join("db"))
             .map_err(|e| StoreError::Flush(format!("cannot open the store's log for syncing: {e}")))?;
         let health = Arc::new(Health::new(dir.to_owned()));
-        let committer = Committer::start(db.clone(), log, health.clone())
+        let committer = Committer::start(db.clone(), log, health.clone(), hold)
             .map_err(|e| StoreError::Flush(format!("cannot start committer: {e}")))?;
         let writes = Arc::default();
         let trees = tree::Opener { db: &db, writes: &writes, health: &health, clock: &clock };
@@ -319,6 +331,17 @@ pub(crate) fn wait_for_lock(dir: &Path) {
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
     // Closing the file lets go of the lock if we took it.
+}
+
+/// sled writes its `conf` file (the settings it opens with) at every open and never syncs it, so
+/// after a power cut it was empty (sled warned and wrote it again). Synced once here, with the
+/// directory that names it; a failure is logged and changes nothing else.
+fn sync_conf(dir: &Path) {
+    for path in [dir.join("conf"), dir.to_owned()] {
+        if let Err(e) = std::fs::File::open(&path).and_then(|f| f.sync_all()) {
+            tracing::warn!(path = %path.display(), error = %e, "cannot sync the store's settings file");
+        }
+    }
 }
 
 /// `tenant ++ rest`: the key of a tenant-owned record.
