@@ -28,6 +28,8 @@ pub struct Settings {
     pub identity: Option<pigeon_actors::identity::IdentityConfig>,
     /// Where clients reach the node; an `https://` one makes the dashboard's cookie `Secure`.
     pub public_url: Option<String>,
+    /// Sends in the accept path at once; more are refused 503 `OVERLOADED` (`overload.rs`).
+    pub max_pending_sends: usize,
 }
 
 impl Settings {
@@ -45,6 +47,7 @@ impl Settings {
             actor_idle: pigeon_actors::DEFAULT_ACTOR_IDLE,
             identity: None,
             public_url: None,
+            max_pending_sends: crate::overload::DEFAULT_MAX_PENDING_SENDS,
         }
     }
 }

@@ -10,6 +10,10 @@ use serde::Serialize;
 /// to notice that the disk has room again and restart.
 pub const STORAGE_RETRY_AFTER: u64 = 30;
 
+/// Seconds a client is asked to wait when the node refuses a send for overload: the accept path
+/// drains in milliseconds, so a second later it has room unless the load goes on.
+pub const OVERLOAD_RETRY_AFTER: u64 = 1;
+
 /// An answer that is not a success.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ApiError {
@@ -85,6 +89,8 @@ pub enum ApiError {
     NotReady,
     /// 503: the store cannot write (a full or failing disk); reads still answer.
     StorageUnavailable,
+    /// 503: more sends are in the accept path than the node takes at once (`overload.rs`).
+    Overloaded,
     /// 500: a bug or an I/O failure; details are logged, not shown.
     Internal,
 }
@@ -121,6 +127,7 @@ impl ApiError {
             MethodNotAllowed => "METHOD_NOT_ALLOWED",
             NotReady => "NOT_READY",
             StorageUnavailable => "STORAGE_UNAVAILABLE",
+            Overloaded => "OVERLOADED",
             InvalidTransition(_) => "INVALID_STATUS_TRANSITION",
             IdempotencyKeyReused => "IDEMPOTENCY_KEY_REUSED",
             DuplicateTemplate(_) => "DUPLICATE_TEMPLATE",
@@ -178,6 +185,10 @@ impl ApiError {
                 "The server cannot store anything right now (its disk is full or failing); nothing was \
                  changed. Retry in {STORAGE_RETRY_AFTER} s."
             ),
+            Overloaded => format!(
+                "The server is taking all the sends it can; nothing was sent. Retry in \
+                 {OVERLOAD_RETRY_AFTER} s, backing off if this repeats."
+            ),
             IdempotencyKeyReused => {
                 "This Idempotency-Key was used in the last 24 hours for a different request.".into()
             }
@@ -207,6 +218,7 @@ impl ApiError {
             | ApiError::QuotaExceeded { retry_after }
             | ApiError::NewContactLimit { retry_after } => Some((*retry_after).max(1)),
             ApiError::StorageUnavailable => Some(STORAGE_RETRY_AFTER),
+            ApiError::Overloaded => Some(OVERLOAD_RETRY_AFTER),
             _ => None,
         }
     }
@@ -237,9 +249,8 @@ impl ResponseError for ApiError {
             | InvalidTemplate(_)
             | MissingTemplateVar(_)
             | RecipientOptedOut => StatusCode::BAD_REQUEST,
-            NoPhoneAvailable | DetectionUnavailable | NotReady | StorageUnavailable | IdentityUnavailable => {
-                StatusCode::SERVICE_UNAVAILABLE
-            }
+            NoPhoneAvailable | DetectionUnavailable | NotReady | StorageUnavailable | IdentityUnavailable
+            | Overloaded => StatusCode::SERVICE_UNAVAILABLE,
             DeliveryFailed | Internal => StatusCode::INTERNAL_SERVER_ERROR,
             RateLimitExceeded { .. } | QuotaExceeded { .. } | NewContactLimit { .. } => {
                 StatusCode::TOO_MANY_REQUESTS
@@ -336,6 +347,7 @@ mod tests {
             (ApiError::CampaignNotFound, 404, "CAMPAIGN_NOT_FOUND"),
             (ApiError::DuplicateContact { contact_id: "c".into() }, 409, "DUPLICATE_CONTACT"),
             (ApiError::DetectionUnavailable, 503, "DETECTION_UNAVAILABLE"),
+            (ApiError::Overloaded, 503, "OVERLOADED"),
         ];
         for (e, status, code) in table {
             assert_eq!(e.status_code().as_u16(), status, "{code}");

@@ -81,6 +81,10 @@ struct ServeArgs {
     /// call, from the store): `10m`, `30s`, …
     #[arg(long, env = "PIGEON_ACTOR_IDLE", default_value = "10m", value_parser = humantime::parse_duration)]
     actor_idle: std::time::Duration,
+    /// Sends in the accept path at once; the next is refused at once with 503 `OVERLOADED` and
+    /// `Retry-After`, instead of queueing.
+    #[arg(long, env = "PIGEON_MAX_PENDING_SENDS", default_value_t = pigeon::overload::DEFAULT_MAX_PENDING_SENDS)]
+    max_pending_sends: usize,
     /// Page cache of the store, MiB: most of the server's memory.
     #[arg(long, env = "PIGEON_CACHE_MB", default_value_t = pigeon_actors::storage::DEFAULT_CACHE_MB)]
     cache_mb: u64,
@@ -195,6 +199,7 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
         actor_idle: args.actor_idle,
         identity,
         public_url: args.public_url,
+        max_pending_sends: args.max_pending_sends,
     };
     let app = Application::build(settings, listener, SystemClock::shared()).await?;
     pigeon::restart::watch(app.engine().store_health(), restart_fd)?;

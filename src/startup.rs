@@ -80,6 +80,7 @@ impl Application {
         let port = listener.local_addr()?.port();
         let data = web::Data::new(engine.clone());
         let bench = web::Data::new(crate::routes::health::BenchRoutes(settings.bench_routes));
+        let gate = web::Data::from(crate::overload::Gate::new(settings.max_pending_sends));
         let secure = web::Data::new(crate::dashboard::SecureCookies(
             settings.public_url.as_deref().is_some_and(|u| u.starts_with("https://")),
         ));
@@ -87,6 +88,7 @@ impl Application {
             App::new()
                 .app_data(data.clone())
                 .app_data(bench.clone())
+                .app_data(gate.clone())
                 .app_data(secure.clone())
                 .app_data(web::PayloadConfig::new(MAX_BODY))
                 .wrap(from_fn(edge::edge))

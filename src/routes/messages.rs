@@ -241,8 +241,9 @@ fn idempotency_key(req: &actix_web::HttpRequest) -> Result<Option<String>, ApiEr
         (status = 400, description = "VALIDATION_ERROR, INVALID_PHONE_NUMBER, INVALID_TEMPLATE, MISSING_TEMPLATE_VAR, RECIPIENT_OPTED_OUT", body = ErrorBody),
         (status = 409, description = "IDEMPOTENCY_KEY_REUSED", body = ErrorBody),
         (status = 429, description = "RATE_LIMIT_EXCEEDED, QUOTA_EXCEEDED, NEW_CONTACT_LIMIT", body = ErrorBody),
-        (status = 503, description = "NO_PHONE_AVAILABLE", body = ErrorBody)))]
+        (status = 503, description = "NO_PHONE_AVAILABLE: every phone is offline or at its daily limit; OVERLOADED: the node is taking all the sends it can (with `Retry-After`: retry with backoff)", body = ErrorBody)))]
 pub async fn send(
+    _slot: crate::overload::Slot,
     engine: web::Data<Engine>,
     http: actix_web::HttpRequest,
     body: Result<Json<SendBody>, ApiError>,

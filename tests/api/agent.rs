@@ -221,5 +221,7 @@ async fn after_a_restart_a_silent_agent_goes_offline_when_its_window_ends() {
     let app = app.restart().await;
     app.send_ok(&t.live, "+14155550100").await;
     app.clock.advance(Duration::from_secs(11));
-    app.send(&t.live, json!({"to": "+14155550101", "body": "hi"})).await.expect(503, Some("NO_PHONE_AVAILABLE"));
+    app.send(&t.live, json!({"to": "+14155550101", "body": "hi"}))
+        .await
+        .expect(503, Some("NO_PHONE_AVAILABLE"));
 }

@@ -17,6 +17,7 @@ mod keys;
 mod limits;
 mod messages;
 mod operator;
+mod overload;
 mod passivation;
 mod process;
 mod records;

@@ -76,7 +76,10 @@ impl PhoneLive {
         self.last_poll_ms.store(now_ms, Ordering::Relaxed);
         let saved = self.saved_poll_ms.load(Ordering::Relaxed);
         if now_ms - saved >= SAVE_POLL_EVERY_MS
-            && self.saved_poll_ms.compare_exchange(saved, now_ms, Ordering::Relaxed, Ordering::Relaxed).is_ok()
+            && self
+                .saved_poll_ms
+                .compare_exchange(saved, now_ms, Ordering::Relaxed, Ordering::Relaxed)
+                .is_ok()
         {
             store.tenants().set_counter(tenant, &polled_counter(phone), now_ms.max(0) as u64);
         }
