@@ -347,7 +347,6 @@ mod tests {
             (ApiError::CampaignNotFound, 404, "CAMPAIGN_NOT_FOUND"),
             (ApiError::DuplicateContact { contact_id: "c".into() }, 409, "DUPLICATE_CONTACT"),
             (ApiError::DetectionUnavailable, 503, "DETECTION_UNAVAILABLE"),
-            (ApiError::Overloaded, 503, "OVERLOADED"),
         ];
         for (e, status, code) in table {
             assert_eq!(e.status_code().as_u16(), status, "{code}");
@@ -358,6 +357,9 @@ mod tests {
         let full = ApiError::StorageUnavailable.error_response();
         assert_eq!(full.status(), 503);
         assert_eq!(full.headers().get(header::RETRY_AFTER).unwrap(), "30");
+        let busy = ApiError::Overloaded.error_response();
+        assert_eq!((busy.status().as_u16(), ApiError::Overloaded.code()), (503, "OVERLOADED"));
+        assert_eq!(busy.headers().get(header::RETRY_AFTER).unwrap(), "1");
         for e in [ApiError::NoPhoneAvailable, ApiError::NotReady] {
             assert!(!e.error_response().headers().contains_key(header::RETRY_AFTER));
         }

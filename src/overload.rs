@@ -6,6 +6,10 @@
 //! refusal costs little and the sends taken keep their latency. The refused body is still read
 //! and dropped (at most 1 MiB, within the body time-out): left unread, it made actix-http close
 //! the connection, and under overload every refusal then cost the client a new connection.
+//!
+//! A send is judged when it arrives but takes its place only once its body is in: a client that
+//! never finishes its body (slowloris) holds a connection until the body time-out, never a place,
+//! so stalled uploads cannot fill the gate and lock every other sender out.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -43,9 +47,22 @@ impl Gate {
     }
 }
 
-/// A send's place in the accept path, held until its answer is made. As a handler's first
-/// argument it is decided before the body is read: actix-web makes every argument's extractor in
-/// order, so a refusal takes the body away from the ones after it, and stops at the first error.
+/// A send let in when it arrived; [`Admitted::hold`] takes its place once its body is read. As a
+/// handler's first argument it is decided before the body is read: actix-web makes every
+/// argument's extractor in order, so a refusal takes the body away from the ones after it, and
+/// stops at the first error.
+pub struct Admitted(Arc<Gate>);
+
+impl Admitted {
+    /// Takes the send's place in the accept path until the returned [`Slot`] is dropped. Taken
+    /// even if the gate filled up meanwhile: the send was let in when it came.
+    pub fn hold(self) -> Slot {
+        self.0.pending.fetch_add(1, Ordering::Relaxed);
+        Slot(self.0)
+    }
+}
+
+/// A send's place in the accept path, held until its answer is made.
 pub struct Slot(Arc<Gate>);
 
 impl Drop for Slot {
@@ -54,7 +71,7 @@ impl Drop for Slot {
     }
 }
 
-impl FromRequest for Slot {
+impl FromRequest for Admitted {
     type Error = ApiError;
     type Future = Either<Ready<Result<Self, ApiError>>, LocalBoxFuture<'static, Result<Self, ApiError>>>;
 
@@ -63,10 +80,9 @@ impl FromRequest for Slot {
             return Either::Left(ready(Err(ApiError::Internal)));
         };
         let gate = gate.clone().into_inner();
-        if gate.pending.fetch_add(1, Ordering::Relaxed) < gate.max {
-            return Either::Left(ready(Ok(Slot(gate))));
+        if gate.pending() < gate.max {
+            return Either::Left(ready(Ok(Admitted(gate))));
         }
-        gate.pending.fetch_sub(1, Ordering::Relaxed);
         metrics::counter!("pigeon_sends_refused_total", "reason" => "overloaded").increment(1);
         let body = payload.take();
         Either::Right(Box::pin(async move {
@@ -91,18 +107,22 @@ async fn drain(mut body: Payload) {
 mod tests {
     use super::*;
 
-    #[test]
-    fn the_gate_lets_max_through_and_frees_a_place_when_a_slot_is_dropped() {
+    #[actix_web::test]
+    async fn the_gate_lets_max_through_and_frees_a_place_when_a_slot_is_dropped() {
         let gate = Gate::new(2);
         let req =
             actix_web::test::TestRequest::default().app_data(web::Data::from(gate.clone())).to_http_request();
-        let take =
-            || futures_util::FutureExt::now_or_never(Slot::from_request(&req, &mut Payload::None)).unwrap();
+        let take = || {
+            futures_util::FutureExt::now_or_never(Admitted::from_request(&req, &mut Payload::None)).unwrap()
+        };
+        // Let in while its body comes, a send holds no place yet.
         let (a, b) = (take().ok().unwrap(), take().ok().unwrap());
+        assert_eq!(gate.pending(), 0);
+        let (a, b) = (a.hold(), b.hold());
         assert_eq!(take().err(), Some(ApiError::Overloaded));
         assert_eq!(gate.pending(), 2, "a refusal holds no place");
         drop(a);
-        let c = take().ok().unwrap();
+        let c = take().ok().unwrap().hold();
         drop((b, c));
         assert_eq!(gate.pending(), 0);
     }

@@ -243,11 +243,13 @@ fn idempotency_key(req: &actix_web::HttpRequest) -> Result<Option<String>, ApiEr
         (status = 429, description = "RATE_LIMIT_EXCEEDED, QUOTA_EXCEEDED, NEW_CONTACT_LIMIT", body = ErrorBody),
         (status = 503, description = "NO_PHONE_AVAILABLE: every phone is offline or at its daily limit; OVERLOADED: the node is taking all the sends it can (with `Retry-After`: retry with backoff)", body = ErrorBody)))]
 pub async fn send(
-    _slot: crate::overload::Slot,
+    admitted: crate::overload::Admitted,
     engine: web::Data<Engine>,
     http: actix_web::HttpRequest,
     body: Result<Json<SendBody>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
+    // The body is in: from here to the answer the send holds a place (`overload.rs`).
+    let _slot = admitted.hold();
     // Auth first; the body is validated here but answered only after admission (DESIGN "check
     // order"), which runs with the send in one turn of the tenant's actor.
     let key = engine.locate(&bearer(&http).ok_or(ApiError::InvalidApiKey)?).await?;

@@ -66,7 +66,10 @@ async fn a_full_disk_answers_503_keeps_reads_and_heals_when_space_is_freed() {
     // Free the space: the node restarts itself on the same address and takes writes again.
     std::fs::write(&free_it, b"").unwrap();
     let started = Instant::now();
-    while app.call("GET", "/readyz", None, None).await.status != 200 {
+    // The restart drops the connections the old process held: a reset one is "not ready yet".
+    let probe = awc::Client::builder().timeout(Duration::from_secs(2)).finish();
+    let ready = format!("{}/readyz", app.base);
+    while !probe.get(&ready).send().await.is_ok_and(|r| r.status() == 200) {
         assert!(started.elapsed() < Duration::from_secs(60), "not ready again within 60 s");
         actix_web::rt::time::sleep(Duration::from_millis(200)).await;
     }
