@@ -286,16 +286,8 @@ async fn the_operator_sees_every_phone_and_the_nodes_webhook_outcomes() {
     // The Node page counts webhook attempts by outcome.
     let rx = spawn_receiver().await;
     rx.set_status(500);
-    let w = app
-        .call(
-            "POST",
-            "/v1/webhooks",
-            Some(&a.live),
-            Some(json!({"url": rx.url, "events": ["message.delivered"]})),
-        )
-        .await
-        .expect(201, None);
-    let wid = w.data()["id"].as_str().unwrap().to_owned();
+    let w = app.register_webhook(&a.live, &rx.url, json!(["message.delivered"])).await;
+    let wid = w["id"].as_str().unwrap().to_owned();
     app.call("POST", &format!("/v1/webhooks/{wid}/test"), Some(&a.live), None).await.expect(202, None);
     rx.wait_for(1).await;
     let (status, _, node) = get(&base, "/dashboard/admin/node", &c).await;

@@ -217,6 +217,13 @@ impl Api {
         self.call("POST", "/phone/v1/inbound", Some(token), Some(json!({"from": from, "body": body}))).await
     }
 
+    /// Registers a webhook for `events` at `url`; its record (with the secret, shown once).
+    pub async fn register_webhook(&self, key: &str, url: &str, events: Value) -> Value {
+        let r =
+            self.call("POST", "/v1/webhooks", Some(key), Some(json!({"url": url, "events": events}))).await;
+        r.expect(201, None).data().clone()
+    }
+
     /// A webhook's delivery log, newest first.
     pub async fn delivery_log(&self, key: &str, webhook: &str) -> Vec<Value> {
         let r = self

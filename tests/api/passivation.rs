@@ -202,16 +202,8 @@ async fn a_webhook_retry_due_after_the_idle_time_still_fires() {
     let t = app.create_tenant("starter").await;
     let rx = spawn_receiver().await;
     rx.set_status(500);
-    let w = app
-        .call(
-            "POST",
-            "/v1/webhooks",
-            Some(&t.live),
-            Some(json!({"url": rx.url, "events": ["message.delivered"]})),
-        )
-        .await
-        .expect(201, None);
-    let wid = w.data()["id"].as_str().unwrap().to_owned();
+    let w = app.register_webhook(&t.live, &rx.url, json!(["message.delivered"])).await;
+    let wid = w["id"].as_str().unwrap().to_owned();
     app.send(&t.test, json!({"to": "+14155550100", "body": "hooked"})).await.expect(202, None);
     rx.wait_for(1).await;
     app.wait_attempts(&t.test, &wid, 1).await;

@@ -30,16 +30,8 @@ async fn final_messages_go_with_their_deliveries_and_queued_ones_stay() {
     let t = app.create_tenant("starter").await;
     app.sim_phone(&t.id, "+14155550999", 0).await;
     let rx = spawn_receiver().await;
-    let hook = app
-        .call(
-            "POST",
-            "/v1/webhooks",
-            Some(&t.live),
-            Some(json!({"url": rx.url, "events": ["message.delivered"]})),
-        )
-        .await
-        .expect(201, None);
-    let hook = hook.data()["id"].as_str().unwrap().to_owned();
+    let hook = app.register_webhook(&t.live, &rx.url, json!(["message.delivered"])).await;
+    let hook = hook["id"].as_str().unwrap().to_owned();
     // A campaign of two, and two single sends: four delivered, four webhooks.
     let c = app
         .call(

@@ -8,17 +8,12 @@ use serde_json::{json, Value};
 
 use crate::helpers::*;
 
-async fn register(app: &Api, key: &str, url: &str, events: Value) -> Value {
-    let r = app.call("POST", "/v1/webhooks", Some(key), Some(json!({"url": url, "events": events}))).await;
-    r.expect(201, None).data().clone()
-}
-
 #[actix_web::test]
 async fn registration_list_and_delete() {
     let app = spawn_app().await;
     let t = app.create_tenant("starter").await;
     let rx = spawn_receiver().await;
-    let w = register(&app, &t.live, &rx.url, json!(["message.delivered", "message.failed"])).await;
+    let w = app.register_webhook(&t.live, &rx.url, json!(["message.delivered", "message.failed"])).await;
     let secret = w["secret"].as_str().unwrap();
     assert!(secret.starts_with("whsec_") && secret.len() == 38, "{secret}");
     assert_eq!(w["url"], rx.url.as_str());
@@ -61,7 +56,7 @@ async fn registration_list_and_delete() {
     }
     // At most 10.
     for _ in 2..10 {
-        register(&app, &t.live, &rx.url, json!(["message.failed"])).await;
+        app.register_webhook(&t.live, &rx.url, json!(["message.failed"])).await;
     }
     app.call(
         "POST",
@@ -127,11 +122,15 @@ async fn events_are_signed_and_only_subscribers_get_them() {
     let t = app.create_tenant("starter").await;
     let all = spawn_receiver().await;
     let failed_only = spawn_receiver().await;
-    let w =
-        register(&app, &t.live, &all.url, json!(["message.delivered", "message.failed", "message.received"]))
-            .await;
+    let w = app
+        .register_webhook(
+            &t.live,
+            &all.url,
+            json!(["message.delivered", "message.failed", "message.received"]),
+        )
+        .await;
     let secret = w["secret"].as_str().unwrap().to_owned();
-    register(&app, &t.live, &failed_only.url, json!(["message.failed"])).await;
+    app.register_webhook(&t.live, &failed_only.url, json!(["message.failed"])).await;
 
     // Delivered (test key: no phone needed).
     let id = app.send_ok(&t.test, "+14155550100").await;
@@ -195,7 +194,7 @@ async fn retries_come_at_2_4_8_seconds_and_stop_on_success() {
     let t = app.create_tenant("starter").await;
     let rx = spawn_receiver().await;
     rx.set_status(503);
-    let w = register(&app, &t.live, &rx.url, json!(["message.delivered"])).await;
+    let w = app.register_webhook(&t.live, &rx.url, json!(["message.delivered"])).await;
     let wid = w["id"].as_str().unwrap().to_owned();
     app.send_ok(&t.test, "+14155550100").await;
 
@@ -248,7 +247,7 @@ async fn four_failures_mark_the_delivery_failed_and_a_retry_starts_a_new_cycle()
     let t = app.create_tenant("starter").await;
     let rx = spawn_receiver().await;
     rx.set_status(500);
-    let w = register(&app, &t.live, &rx.url, json!(["message.delivered"])).await;
+    let w = app.register_webhook(&t.live, &rx.url, json!(["message.delivered"])).await;
     let wid = w["id"].as_str().unwrap().to_owned();
     app.send_ok(&t.test, "+14155550100").await;
     rx.wait_for(1).await;
@@ -305,8 +304,8 @@ async fn a_dead_endpoint_does_not_delay_a_live_one() {
     let black_hole = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let dead = format!("http://{}/h", black_hole.local_addr().unwrap());
     let rx = spawn_receiver().await;
-    register(&app, &t.live, &dead, json!(["message.delivered"])).await;
-    register(&app, &t.live, &rx.url, json!(["message.delivered"])).await;
+    app.register_webhook(&t.live, &dead, json!(["message.delivered"])).await;
+    app.register_webhook(&t.live, &rx.url, json!(["message.delivered"])).await;
     for i in 0..5 {
         app.send_ok(&t.test, &format!("+1415555010{i}")).await;
     }
@@ -327,7 +326,7 @@ async fn a_pending_delivery_survives_sigkill_between_attempts() {
     let env = [("PIGEON_WEBHOOK_ALLOW_PRIVATE", "true")];
     let server = spawn_binary_with(&data, Some(ADMIN), &log_file, &env);
     let t = server.create_tenant("starter").await;
-    let w = register(&server.api, &t.live, &rx.url, json!(["message.delivered"])).await;
+    let w = server.register_webhook(&t.live, &rx.url, json!(["message.delivered"])).await;
     let secret = w["secret"].as_str().unwrap().to_owned();
     server.send_ok(&t.test, "+14155550100").await;
     rx.wait_for(1).await;
@@ -375,7 +374,7 @@ async fn a_receiver_that_stalls_its_answer_body_times_out_and_the_attempt_is_rec
             held.push(conn);
         }
     });
-    let w = register(&app, &t.live, &url, json!(["message.delivered"])).await;
+    let w = app.register_webhook(&t.live, &url, json!(["message.delivered"])).await;
     app.send_ok(&t.test, "+14155550100").await;
     let wid = w["id"].as_str().unwrap();
     let started = std::time::Instant::now();
