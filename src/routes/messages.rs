@@ -367,7 +367,7 @@ pub struct TenantPhone {
 }
 
 /// The tenant's phones.
-#[utoipa::path(get, path = "/v1/phones", tag = "messages", security(("api_key" = [])),
+#[utoipa::path(get, path = "/v1/phones", operation_id = "list_phones", tag = "messages", security(("api_key" = [])),
     responses((status = 200, body = DataBody<Vec<TenantPhone>>)))]
 pub async fn phones(tenant: Tenant) -> Result<HttpResponse, ApiError> {
     let v: Vec<TenantPhone> = tenant

@@ -120,7 +120,7 @@ fn check_sim(s: &SimBody) -> Result<SimSettings, ApiError> {
 }
 
 /// Adds a phone to a tenant. Agent phones get a token, shown once.
-#[utoipa::path(post, path = "/admin/v1/phones", tag = "operator", security(("admin_token" = [])),
+#[utoipa::path(post, path = "/admin/v1/phones", operation_id = "create_phone", tag = "operator", security(("admin_token" = [])),
     request_body = CreatePhone,
     responses((status = 201, body = DataBody<OperatorPhone>), (status = 400, body = ErrorBody),
         (status = 404, body = ErrorBody)))]
@@ -151,7 +151,7 @@ pub struct PhoneQuery {
 }
 
 /// A tenant's phones.
-#[utoipa::path(get, path = "/admin/v1/phones", tag = "operator", security(("admin_token" = [])),
+#[utoipa::path(get, path = "/admin/v1/phones", operation_id = "list_phones", tag = "operator", security(("admin_token" = [])),
     params(("tenant_id" = String, Query, description = "the tenant")),
     responses((status = 200, body = DataBody<Vec<OperatorPhone>>), (status = 400, body = ErrorBody),
         (status = 404, body = ErrorBody, description = "NOT_FOUND: no such tenant")))]
@@ -177,7 +177,7 @@ pub struct PatchPhone {
 }
 
 /// Changes a phone's daily limit, enabled flag or (sim) online switch.
-#[utoipa::path(patch, path = "/admin/v1/phones/{id}", tag = "operator", security(("admin_token" = [])),
+#[utoipa::path(patch, path = "/admin/v1/phones/{id}", operation_id = "patch_phone", tag = "operator", security(("admin_token" = [])),
     params(("id" = String, Path, description = "phone id")), request_body = PatchPhone,
     responses((status = 200, body = DataBody<OperatorPhone>), (status = 400, body = ErrorBody),
         (status = 404, body = ErrorBody)))]
@@ -194,7 +194,7 @@ pub async fn patch(
 }
 
 /// Deletes a phone. Messages it still owed fail with `error_code: NO_PHONE_AVAILABLE`.
-#[utoipa::path(delete, path = "/admin/v1/phones/{id}", tag = "operator", security(("admin_token" = [])),
+#[utoipa::path(delete, path = "/admin/v1/phones/{id}", operation_id = "delete_phone", tag = "operator", security(("admin_token" = [])),
     params(("id" = String, Path, description = "phone id")),
     responses((status = 200, body = DataBody<Deleted>), (status = 404, body = ErrorBody)))]
 pub async fn delete(Admin(engine): Admin, id: web::Path<String>) -> Result<HttpResponse, ApiError> {

@@ -253,7 +253,7 @@ async fn own_webhook(tenant: &Tenant, id: &str) -> Result<ulid::Ulid, ApiError> 
 }
 
 /// The webhook's delivery log, oldest first: each delivery with every attempt.
-#[utoipa::path(get, path = "/v1/webhooks/{id}/deliveries", tag = "webhooks", security(("api_key" = [])),
+#[utoipa::path(get, path = "/v1/webhooks/{id}/deliveries", operation_id = "list_deliveries", tag = "webhooks", security(("api_key" = [])),
     params(("id" = String, Path, description = "webhook id"),
         ("limit" = Option<u32>, Query, description = "1–100, default 50"),
         ("after" = Option<String>, Query, description = "cursor from next_cursor")),
@@ -272,7 +272,7 @@ pub async fn deliveries(
 }
 
 /// Starts a new cycle of attempts (0, +2, +4, +8 s) for a finished delivery.
-#[utoipa::path(post, path = "/v1/webhooks/{id}/deliveries/{delivery_id}/retry", tag = "webhooks",
+#[utoipa::path(post, path = "/v1/webhooks/{id}/deliveries/{delivery_id}/retry", operation_id = "retry_delivery", tag = "webhooks",
     security(("api_key" = [])),
     params(("id" = String, Path, description = "webhook id"), ("delivery_id" = String, Path, description = "delivery id")),
     responses((status = 202, body = DataBody<DeliveryView>), (status = 404, body = ErrorBody),
@@ -303,7 +303,7 @@ pub async fn rotate_secret(tenant: Tenant, id: web::Path<String>) -> Result<Http
 
 /// Sends a signed `webhook.test` event through the normal delivery path (retries, log), so a
 /// receiver can be checked before the first real text.
-#[utoipa::path(post, path = "/v1/webhooks/{id}/test", tag = "webhooks", security(("api_key" = [])),
+#[utoipa::path(post, path = "/v1/webhooks/{id}/test", operation_id = "send_test_event", tag = "webhooks", security(("api_key" = [])),
     params(("id" = String, Path, description = "webhook id")),
     responses((status = 202, body = DataBody<TestSent>), (status = 404, body = ErrorBody)))]
 pub async fn test(tenant: Tenant, id: web::Path<String>) -> Result<HttpResponse, ApiError> {

@@ -93,6 +93,22 @@ async fn openapi_describes_every_route() {
     }
     let documented: usize = paths.as_object().unwrap().values().map(|p| p.as_object().unwrap().len()).sum();
     assert_eq!(documented, pigeon::routes::ROUTES.len(), "the document lists a route the server lacks");
+    // SDK generators make method names of operation ids: each names its noun where the tag does
+    // not (the operator's phone calls, a tenant's phones, a webhook's deliveries and test event).
+    let id = |method: &str, path: &str| paths[path][method]["operationId"].as_str().unwrap().to_owned();
+    for (method, path, want) in [
+        ("post", "/admin/v1/phones", "operator_create_phone"),
+        ("get", "/admin/v1/phones", "operator_list_phones"),
+        ("patch", "/admin/v1/phones/{id}", "operator_patch_phone"),
+        ("delete", "/admin/v1/phones/{id}", "operator_delete_phone"),
+        ("get", "/admin/v1/tenants", "operator_list_tenants"),
+        ("get", "/v1/phones", "messages_list_phones"),
+        ("get", "/v1/webhooks/{id}/deliveries", "webhooks_list_deliveries"),
+        ("post", "/v1/webhooks/{id}/deliveries/{delivery_id}/retry", "webhooks_retry_delivery"),
+        ("post", "/v1/webhooks/{id}/test", "webhooks_send_test_event"),
+    ] {
+        assert_eq!(id(method, path), want, "{method} {path}");
+    }
 }
 
 #[actix_web::test]
