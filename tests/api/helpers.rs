@@ -314,10 +314,7 @@ pub async fn spawn_app_at(at: &str) -> TestApp {
 }
 
 pub async fn spawn_app_with(at: &str, allow_private: bool) -> TestApp {
-    let dir = tempfile::tempdir().unwrap();
-    let mut settings = Settings::new(dir.path());
-    settings.webhook_allow_private = allow_private;
-    start(dir, ManualClock::new(at.parse().unwrap()), settings).await
+    configured(at.parse().unwrap(), |s| s.webhook_allow_private = allow_private).await
 }
 
 /// Keeps final messages for `retention` only; starts at [`START`].
@@ -329,19 +326,22 @@ pub async fn spawn_app_retaining(retention: Duration) -> TestApp {
 /// Webhooks verifier refuses a timestamp five minutes from its now). Such a test must not depend
 /// on the day: nothing it asserts may change at midnight.
 pub async fn spawn_app_at_real_time() -> TestApp {
-    let dir = tempfile::tempdir().unwrap();
-    let mut settings = Settings::new(dir.path());
-    settings.webhook_allow_private = true;
-    start(dir, ManualClock::new(chrono::Utc::now()), settings).await
+    configured(chrono::Utc::now(), |_| {}).await
 }
 
 /// A server with settings of the test's choosing; starts at [`START`].
 pub async fn spawn_app_configured(configure: impl FnOnce(&mut Settings)) -> TestApp {
+    configured(START.parse().unwrap(), configure).await
+}
+
+/// A fresh data dir, webhooks allowed to reach loopback, then the test's settings; the manual
+/// clock starts at `at`.
+async fn configured(at: chrono::DateTime<chrono::Utc>, configure: impl FnOnce(&mut Settings)) -> TestApp {
     let dir = tempfile::tempdir().unwrap();
     let mut settings = Settings::new(dir.path());
     settings.webhook_allow_private = true;
     configure(&mut settings);
-    start(dir, ManualClock::new(START.parse().unwrap()), settings).await
+    start(dir, ManualClock::new(at), settings).await
 }
 
 async fn start(dir: tempfile::TempDir, clock: Arc<ManualClock>, mut settings: Settings) -> TestApp {
