@@ -40,6 +40,8 @@ enum Command {
     Loadtest(pigeon_loadtest::LoadArgs),
     /// Copy a stopped node's store into a fresh one, giving back the disk space deletions freed.
     Compact(CompactArgs),
+    /// Print the OpenAPI 3.1 document the server serves at `/openapi.json`, for client generators.
+    Openapi,
 }
 
 #[derive(Args)]
@@ -158,6 +160,10 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Command::Openapi => {
+            say!("{}", pigeon::routes::health::document());
+            ExitCode::SUCCESS
+        }
         Command::Serve(args) => {
             telemetry::init(&args.log, args.log_format);
             match actix_web::rt::System::new().block_on(serve(args)) {

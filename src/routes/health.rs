@@ -45,6 +45,11 @@ pub async fn openapi() -> HttpResponse {
     HttpResponse::Ok().json(ApiDoc::openapi())
 }
 
+/// The same document, indented, as `pigeon openapi` prints it and `clients/openapi.json` holds it.
+pub fn document() -> String {
+    ApiDoc::openapi().to_pretty_json().expect("the OpenAPI document serializes")
+}
+
 /// Prometheus text: requests by route and status, latency histograms, group-commit and actor
 /// figures, and the work waiting (queued, in flight, held, webhook deliveries). Unauthenticated, like the probes: it holds no tenant data.
 #[utoipa::path(get, path = "/metrics", tag = "operations",

@@ -236,6 +236,8 @@ fn idempotency_key(req: &actix_web::HttpRequest) -> Result<Option<String>, ApiEr
 /// Sends a text: 202 once it is on disk; a phone takes it from there. With an `Idempotency-Key`
 /// header, a repeat of the same request within 24 h answers the first 202 and sends nothing.
 #[utoipa::path(post, path = "/v1/messages", tag = "messages", security(("api_key" = [])),
+    params(("Idempotency-Key" = Option<String>, Header, nullable = false, min_length = 1, max_length = 255, pattern = "^[!-~]+$",
+        description = "Makes a retry safe: a repeat of the same request within 24 h answers the first 202")),
     request_body = SendBody,
     responses((status = 202, body = DataBody<Accepted>),
         (status = 400, description = "VALIDATION_ERROR, INVALID_PHONE_NUMBER, INVALID_TEMPLATE, MISSING_TEMPLATE_VAR, RECIPIENT_OPTED_OUT", body = ErrorBody),

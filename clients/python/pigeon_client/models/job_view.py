@@ -1,0 +1,172 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="JobView")
+
+
+@_attrs_define
+class JobView:
+    """A job as the agent gets it: `send` (`message_id`, `to`, `body`, `channel`) or `detect` (`phone`).
+
+    Attributes:
+        job_id (str): Lease id (send: answer within 60 s or the job returns to the queue) or question id (detect).
+        kind (str): `send` or `detect`.
+        body (None | str | Unset): Send: text.
+        channel (None | str | Unset): Send: `auto`, `imessage` or `sms`.
+        message_id (None | str | Unset): Send: message to send.
+        phone (None | str | Unset): Detect: the number to check for iMessage.
+        to (None | str | Unset): Send: recipient.
+    """
+
+    job_id: str
+    kind: str
+    body: None | str | Unset = UNSET
+    channel: None | str | Unset = UNSET
+    message_id: None | str | Unset = UNSET
+    phone: None | str | Unset = UNSET
+    to: None | str | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        job_id = self.job_id
+
+        kind = self.kind
+
+        body: None | str | Unset
+        if isinstance(self.body, Unset):
+            body = UNSET
+        else:
+            body = self.body
+
+        channel: None | str | Unset
+        if isinstance(self.channel, Unset):
+            channel = UNSET
+        else:
+            channel = self.channel
+
+        message_id: None | str | Unset
+        if isinstance(self.message_id, Unset):
+            message_id = UNSET
+        else:
+            message_id = self.message_id
+
+        phone: None | str | Unset
+        if isinstance(self.phone, Unset):
+            phone = UNSET
+        else:
+            phone = self.phone
+
+        to: None | str | Unset
+        if isinstance(self.to, Unset):
+            to = UNSET
+        else:
+            to = self.to
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "job_id": job_id,
+                "kind": kind,
+            }
+        )
+        if body is not UNSET:
+            field_dict["body"] = body
+        if channel is not UNSET:
+            field_dict["channel"] = channel
+        if message_id is not UNSET:
+            field_dict["message_id"] = message_id
+        if phone is not UNSET:
+            field_dict["phone"] = phone
+        if to is not UNSET:
+            field_dict["to"] = to
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        job_id = d.pop("job_id")
+
+        kind = d.pop("kind")
+
+        def _parse_body(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        body = _parse_body(d.pop("body", UNSET))
+
+        def _parse_channel(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        channel = _parse_channel(d.pop("channel", UNSET))
+
+        def _parse_message_id(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        message_id = _parse_message_id(d.pop("message_id", UNSET))
+
+        def _parse_phone(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        phone = _parse_phone(d.pop("phone", UNSET))
+
+        def _parse_to(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        to = _parse_to(d.pop("to", UNSET))
+
+        job_view = cls(
+            job_id=job_id,
+            kind=kind,
+            body=body,
+            channel=channel,
+            message_id=message_id,
+            phone=phone,
+            to=to,
+        )
+
+        job_view.additional_properties = d
+        return job_view
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,257 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.counts import Counts
+    from ..models.list_body_campaign_view_data_item_audience import ListBodyCampaignViewDataItemAudience
+    from ..models.list_body_campaign_view_data_item_data import ListBodyCampaignViewDataItemData
+    from ..models.list_body_campaign_view_data_item_skipped import ListBodyCampaignViewDataItemSkipped
+
+
+T = TypeVar("T", bound="ListBodyCampaignViewDataItem")
+
+
+@_attrs_define
+class ListBodyCampaignViewDataItem:
+    """A campaign.
+
+    Attributes:
+        audience (ListBodyCampaignViewDataItemAudience): `{contact_ids: [...]}`, `{phones: [...]}` or `"all_contacts"`.
+        channel (str): Requested channel.
+        counts (Counts): Counts of a campaign's messages by status.
+        created_at (datetime.datetime): Creation time.
+        data (ListBodyCampaignViewDataItemData): Shared template values.
+        id (str): Campaign id.
+        name (str): Label.
+        processed (int): Recipients handled so far (sent or skipped).
+        skipped (ListBodyCampaignViewDataItemSkipped): Recipients not sent, by the code that refused them.
+        status (str): `draft`, `running`, `completed` or `cancelled`.
+        total (int): Recipients resolved at launch.
+        body (None | str | Unset): Text, if not a template.
+        finished_at (datetime.datetime | None | Unset): Completion or cancellation time.
+        launched_at (datetime.datetime | None | Unset): Launch time.
+        template (None | str | Unset): Template name or id, if used.
+    """
+
+    audience: ListBodyCampaignViewDataItemAudience
+    channel: str
+    counts: Counts
+    created_at: datetime.datetime
+    data: ListBodyCampaignViewDataItemData
+    id: str
+    name: str
+    processed: int
+    skipped: ListBodyCampaignViewDataItemSkipped
+    status: str
+    total: int
+    body: None | str | Unset = UNSET
+    finished_at: datetime.datetime | None | Unset = UNSET
+    launched_at: datetime.datetime | None | Unset = UNSET
+    template: None | str | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        audience = self.audience.to_dict()
+
+        channel = self.channel
+
+        counts = self.counts.to_dict()
+
+        created_at = self.created_at.isoformat()
+
+        data = self.data.to_dict()
+
+        id = self.id
+
+        name = self.name
+
+        processed = self.processed
+
+        skipped = self.skipped.to_dict()
+
+        status = self.status
+
+        total = self.total
+
+        body: None | str | Unset
+        if isinstance(self.body, Unset):
+            body = UNSET
+        else:
+            body = self.body
+
+        finished_at: None | str | Unset
+        if isinstance(self.finished_at, Unset):
+            finished_at = UNSET
+        elif isinstance(self.finished_at, datetime.datetime):
+            finished_at = self.finished_at.isoformat()
+        else:
+            finished_at = self.finished_at
+
+        launched_at: None | str | Unset
+        if isinstance(self.launched_at, Unset):
+            launched_at = UNSET
+        elif isinstance(self.launched_at, datetime.datetime):
+            launched_at = self.launched_at.isoformat()
+        else:
+            launched_at = self.launched_at
+
+        template: None | str | Unset
+        if isinstance(self.template, Unset):
+            template = UNSET
+        else:
+            template = self.template
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "audience": audience,
+                "channel": channel,
+                "counts": counts,
+                "created_at": created_at,
+                "data": data,
+                "id": id,
+                "name": name,
+                "processed": processed,
+                "skipped": skipped,
+                "status": status,
+                "total": total,
+            }
+        )
+        if body is not UNSET:
+            field_dict["body"] = body
+        if finished_at is not UNSET:
+            field_dict["finished_at"] = finished_at
+        if launched_at is not UNSET:
+            field_dict["launched_at"] = launched_at
+        if template is not UNSET:
+            field_dict["template"] = template
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.counts import Counts  # noqa: PLC0415
+        from ..models.list_body_campaign_view_data_item_audience import ListBodyCampaignViewDataItemAudience  # noqa: PLC0415
+        from ..models.list_body_campaign_view_data_item_data import ListBodyCampaignViewDataItemData  # noqa: PLC0415
+        from ..models.list_body_campaign_view_data_item_skipped import ListBodyCampaignViewDataItemSkipped  # noqa: PLC0415
+
+        d = dict(src_dict)
+        audience = ListBodyCampaignViewDataItemAudience.from_dict(d.pop("audience"))
+
+        channel = d.pop("channel")
+
+        counts = Counts.from_dict(d.pop("counts"))
+
+        created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
+
+        data = ListBodyCampaignViewDataItemData.from_dict(d.pop("data"))
+
+        id = d.pop("id")
+
+        name = d.pop("name")
+
+        processed = d.pop("processed")
+
+        skipped = ListBodyCampaignViewDataItemSkipped.from_dict(d.pop("skipped"))
+
+        status = d.pop("status")
+
+        total = d.pop("total")
+
+        def _parse_body(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        body = _parse_body(d.pop("body", UNSET))
+
+        def _parse_finished_at(data: object) -> datetime.datetime | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                finished_at_type_0 = datetime.datetime.fromisoformat(data)
+
+                return finished_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None | Unset, data)
+
+        finished_at = _parse_finished_at(d.pop("finished_at", UNSET))
+
+        def _parse_launched_at(data: object) -> datetime.datetime | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                launched_at_type_0 = datetime.datetime.fromisoformat(data)
+
+                return launched_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None | Unset, data)
+
+        launched_at = _parse_launched_at(d.pop("launched_at", UNSET))
+
+        def _parse_template(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        template = _parse_template(d.pop("template", UNSET))
+
+        list_body_campaign_view_data_item = cls(
+            audience=audience,
+            channel=channel,
+            counts=counts,
+            created_at=created_at,
+            data=data,
+            id=id,
+            name=name,
+            processed=processed,
+            skipped=skipped,
+            status=status,
+            total=total,
+            body=body,
+            finished_at=finished_at,
+            launched_at=launched_at,
+            template=template,
+        )
+
+        list_body_campaign_view_data_item.additional_properties = d
+        return list_body_campaign_view_data_item
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,187 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.sim_body import SimBody
+
+
+T = TypeVar("T", bound="OperatorPhone")
+
+
+@_attrs_define
+class OperatorPhone:
+    """A phone as the operator sees it.
+
+    Attributes:
+        created_at (datetime.datetime): Creation time.
+        daily_limit (int): Messages per UTC day.
+        driver (str): `agent` or `sim`.
+        enabled (bool): Chosen for sends only when true.
+        id (str): Phone id.
+        number (str): E.164 number.
+        online (bool): Online now (sim: the switch; agent: polled in the last 30 s).
+        sent_today (int): Messages assigned today.
+        tenant_id (str): Owner.
+        agent_token (None | str | Unset): The agent's token (`svc_agent_…`), in the create answer only.
+        sim (None | SimBody | Unset):
+    """
+
+    created_at: datetime.datetime
+    daily_limit: int
+    driver: str
+    enabled: bool
+    id: str
+    number: str
+    online: bool
+    sent_today: int
+    tenant_id: str
+    agent_token: None | str | Unset = UNSET
+    sim: None | SimBody | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.sim_body import SimBody  # noqa: PLC0415
+
+        created_at = self.created_at.isoformat()
+
+        daily_limit = self.daily_limit
+
+        driver = self.driver
+
+        enabled = self.enabled
+
+        id = self.id
+
+        number = self.number
+
+        online = self.online
+
+        sent_today = self.sent_today
+
+        tenant_id = self.tenant_id
+
+        agent_token: None | str | Unset
+        if isinstance(self.agent_token, Unset):
+            agent_token = UNSET
+        else:
+            agent_token = self.agent_token
+
+        sim: dict[str, Any] | None | Unset
+        if isinstance(self.sim, Unset):
+            sim = UNSET
+        elif isinstance(self.sim, SimBody):
+            sim = self.sim.to_dict()
+        else:
+            sim = self.sim
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "created_at": created_at,
+                "daily_limit": daily_limit,
+                "driver": driver,
+                "enabled": enabled,
+                "id": id,
+                "number": number,
+                "online": online,
+                "sent_today": sent_today,
+                "tenant_id": tenant_id,
+            }
+        )
+        if agent_token is not UNSET:
+            field_dict["agent_token"] = agent_token
+        if sim is not UNSET:
+            field_dict["sim"] = sim
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.sim_body import SimBody  # noqa: PLC0415
+
+        d = dict(src_dict)
+        created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
+
+        daily_limit = d.pop("daily_limit")
+
+        driver = d.pop("driver")
+
+        enabled = d.pop("enabled")
+
+        id = d.pop("id")
+
+        number = d.pop("number")
+
+        online = d.pop("online")
+
+        sent_today = d.pop("sent_today")
+
+        tenant_id = d.pop("tenant_id")
+
+        def _parse_agent_token(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        agent_token = _parse_agent_token(d.pop("agent_token", UNSET))
+
+        def _parse_sim(data: object) -> None | SimBody | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                sim_type_0 = SimBody.from_dict(data)
+
+                return sim_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | SimBody | Unset, data)
+
+        sim = _parse_sim(d.pop("sim", UNSET))
+
+        operator_phone = cls(
+            created_at=created_at,
+            daily_limit=daily_limit,
+            driver=driver,
+            enabled=enabled,
+            id=id,
+            number=number,
+            online=online,
+            sent_today=sent_today,
+            tenant_id=tenant_id,
+            agent_token=agent_token,
+            sim=sim,
+        )
+
+        operator_phone.additional_properties = d
+        return operator_phone
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+
+class RequestedChannel(StrEnum):
+    AUTO = "auto"
+    IMESSAGE = "imessage"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,162 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..models.requested_channel import RequestedChannel
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.send_body_data_type_0 import SendBodyDataType0
+
+
+T = TypeVar("T", bound="SendBody")
+
+
+@_attrs_define
+class SendBody:
+    """Body of `POST /v1/messages`.
+
+    Attributes:
+        to (str): Recipient, E.164: `+` then 10 to 15 digits.
+        body (None | str | Unset): Text, 1–10,000 characters. Exactly one of `body` and `template`.
+        channel (RequestedChannel | Unset): The channels a send may ask for.
+        data (None | SendBodyDataType0 | Unset): Template values (strings, numbers or booleans).
+        send_at (None | str | Unset): Send later: an RFC 3339 time in the future, at most 30 days ahead.
+        template (None | str | Unset): A template's name or id; its `{{ variables }}` come from `data`, then the
+            recipient
+            contact's attributes.
+    """
+
+    to: str
+    body: None | str | Unset = UNSET
+    channel: RequestedChannel | Unset = UNSET
+    data: None | SendBodyDataType0 | Unset = UNSET
+    send_at: None | str | Unset = UNSET
+    template: None | str | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.send_body_data_type_0 import SendBodyDataType0  # noqa: PLC0415
+
+        to = self.to
+
+        body: None | str | Unset
+        if isinstance(self.body, Unset):
+            body = UNSET
+        else:
+            body = self.body
+
+        channel: str | Unset = UNSET
+        if not isinstance(self.channel, Unset):
+            channel = self.channel.value
+
+        data: dict[str, Any] | None | Unset
+        if isinstance(self.data, Unset):
+            data = UNSET
+        elif isinstance(self.data, SendBodyDataType0):
+            data = self.data.to_dict()
+        else:
+            data = self.data
+
+        send_at: None | str | Unset
+        if isinstance(self.send_at, Unset):
+            send_at = UNSET
+        else:
+            send_at = self.send_at
+
+        template: None | str | Unset
+        if isinstance(self.template, Unset):
+            template = UNSET
+        else:
+            template = self.template
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "to": to,
+            }
+        )
+        if body is not UNSET:
+            field_dict["body"] = body
+        if channel is not UNSET:
+            field_dict["channel"] = channel
+        if data is not UNSET:
+            field_dict["data"] = data
+        if send_at is not UNSET:
+            field_dict["send_at"] = send_at
+        if template is not UNSET:
+            field_dict["template"] = template
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.send_body_data_type_0 import SendBodyDataType0  # noqa: PLC0415
+
+        d = dict(src_dict)
+        to = d.pop("to")
+
+        def _parse_body(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        body = _parse_body(d.pop("body", UNSET))
+
+        _channel = d.pop("channel", UNSET)
+        channel: RequestedChannel | Unset
+        if isinstance(_channel, Unset):
+            channel = UNSET
+        else:
+            channel = RequestedChannel(_channel)
+
+        def _parse_data(data: object) -> None | SendBodyDataType0 | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                data_type_0 = SendBodyDataType0.from_dict(data)
+
+                return data_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | SendBodyDataType0 | Unset, data)
+
+        data = _parse_data(d.pop("data", UNSET))
+
+        def _parse_send_at(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        send_at = _parse_send_at(d.pop("send_at", UNSET))
+
+        def _parse_template(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        template = _parse_template(d.pop("template", UNSET))
+
+        send_body = cls(
+            to=to,
+            body=body,
+            channel=channel,
+            data=data,
+            send_at=send_at,
+            template=template,
+        )
+
+        return send_body
