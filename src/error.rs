@@ -175,10 +175,14 @@ impl ApiError {
             RequestTimeout => format!(
                 "The request was not sent in time: its head must arrive within {} s of connecting \
                  and its body within {} s of its head.",
-                crate::startup::HEADER_TIMEOUT.as_secs(),
-                crate::extract::BODY_TIMEOUT.as_secs()
+                crate::limits::HEADER_TIMEOUT.as_secs(),
+                crate::limits::BODY_TIMEOUT.as_secs()
             ),
-            HeadersTooLarge => "The request's head is too large: at most 96 headers and 128 KiB.".into(),
+            HeadersTooLarge => format!(
+                "The request's head is too large: at most {} headers and {} KiB.",
+                crate::limits::MAX_HEADERS,
+                crate::limits::MAX_HEAD / 1024
+            ),
             MethodNotAllowed => "This method is not allowed on this path.".into(),
             NotReady => "The server is not ready.".into(),
             StorageUnavailable => format!(

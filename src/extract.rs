@@ -15,13 +15,7 @@ use serde::Deserialize;
 use ulid::Ulid;
 
 use crate::error::ApiError;
-
-/// Largest accepted body.
-pub const MAX_BODY: usize = 1024 * 1024;
-
-/// How long a body may take to arrive once its headers have: a client that announces a body and
-/// then stalls holds a connection (and a descriptor) only this long.
-pub const BODY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+use crate::limits::{BODY_TIMEOUT, MAX_BODY};
 
 type Fut<T> = Pin<Box<dyn Future<Output = Result<T, ApiError>>>>;
 

@@ -20,7 +20,7 @@ use futures_util::future::{ready, Either, LocalBoxFuture, Ready};
 use futures_util::StreamExt;
 
 use crate::error::ApiError;
-use crate::extract::{BODY_TIMEOUT, MAX_BODY};
+use crate::limits::{BODY_TIMEOUT, MAX_BODY};
 
 /// Sends in the accept path at once, unless the operator sets another bound. Measured under
 /// overload (`benches/overload.rs`, README "Overload"): 256 let the sends taken wait ~0.7 s at

@@ -13,7 +13,7 @@ use pigeon_actors::storage::Store;
 use pigeon_actors::{Engine, EngineConfig};
 
 use crate::config::Settings;
-use crate::extract::MAX_BODY;
+use crate::limits::{HEADER_TIMEOUT, MAX_BODY};
 use crate::{edge, routes, wire};
 
 /// Why the server could not start.
@@ -169,10 +169,6 @@ impl Application {
         Ok(())
     }
 }
-
-/// How long a client may take to send a request's head (its body has its own limit,
-/// [`crate::extract::BODY_TIMEOUT`]).
-pub const HEADER_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// Descriptors kept back from client connections: the store's files, webhook connections (up
 /// to 32 per endpoint in flight), logs.

@@ -48,9 +48,9 @@ fn no_file_of_the_engine_or_the_store_is_too_long() {
     assert!(long.is_empty(), "files over {MAX_LINES} lines: {long:?}");
 }
 
-/// The top-level modules of `actors/src` that each module names as `crate::…`.
-fn actor_module_graph() -> BTreeMap<String, BTreeSet<String>> {
-    let src = root().join("actors/src");
+/// The top-level modules of a crate's `dir` that each module names as `crate::…`.
+fn module_graph(dir: &str) -> BTreeMap<String, BTreeSet<String>> {
+    let src = root().join(dir);
     let mut graph = BTreeMap::new();
     for entry in std::fs::read_dir(&src).unwrap() {
         let p = entry.unwrap().path();
@@ -89,10 +89,8 @@ fn actor_module_graph() -> BTreeMap<String, BTreeSet<String>> {
     graph
 }
 
-#[test]
-fn the_actor_modules_import_each_other_in_one_direction() {
-    let graph = actor_module_graph();
-    // Depth-first search for a back edge.
+/// A circle of imports in `graph`, if there is one (depth-first search for a back edge).
+fn import_circle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
     fn visit(
         n: &str,
         graph: &BTreeMap<String, BTreeSet<String>>,
@@ -118,10 +116,23 @@ fn the_actor_modules_import_each_other_in_one_direction() {
         None
     }
     let mut done = BTreeSet::new();
-    for n in graph.keys() {
-        if let Some(cycle) = visit(n, &graph, &mut Vec::new(), &mut done) {
-            panic!("import circle in actors/: {}", cycle.join(" -> "));
+    graph.keys().find_map(|n| visit(n, graph, &mut Vec::new(), &mut done))
+}
+
+#[test]
+fn the_modules_of_each_crate_import_each_other_in_one_direction() {
+    for dir in ["src", "loadtest/src", "storage/src"] {
+        if let Some(circle) = import_circle(&module_graph(dir)) {
+            panic!("import circle in {dir}/: {}", circle.join(" -> "));
         }
+    }
+}
+
+#[test]
+fn the_actor_modules_import_each_other_in_one_direction() {
+    let graph = module_graph("actors/src");
+    if let Some(circle) = import_circle(&graph) {
+        panic!("import circle in actors/: {}", circle.join(" -> "));
     }
     // The layering ARCHITECTURE.md draws: the engine is on top, and the tenant actor, phones,
     // webhooks and the scheduler never reach back up to it.

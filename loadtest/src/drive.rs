@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use hdrhistogram::Histogram;
 use serde_json::{json, Value};
 
-use crate::sink::Shared;
+use crate::sink::{histogram, Shared};
 use crate::LoadArgs;
 
 #[derive(Default)]
@@ -120,10 +120,6 @@ impl Budget {
     fn spent(&self) -> bool {
         self.claimed.fetch_add(1, Ordering::Relaxed) >= self.total
     }
-}
-
-pub(crate) fn histogram() -> Histogram<u64> {
-    Histogram::new_with_bounds(1, 60_000_000, 3).expect("bounds")
 }
 
 /// Sends for `duration` over `connections` connections; closed loop, or open loop at `rate`. The

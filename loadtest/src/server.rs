@@ -50,7 +50,7 @@ impl Drop for OwnServer {
 
 impl OwnServer {
     pub(crate) fn rss_mib(&self) -> Option<f64> {
-        crate::soak::rss_mib(self.child.id())
+        rss_mib(self.child.id())
     }
 
     pub(crate) fn pid(&self) -> u32 {
@@ -86,4 +86,12 @@ fn spawn_server(dir: &std::path::Path, token: &str) -> Result<(Child, String), S
         .stderr(Stdio::inherit());
     let s = spawn_listening(cmd)?;
     Ok((s.child, s.url))
+}
+
+/// The server's resident memory, MiB.
+pub(crate) fn rss_mib(pid: u32) -> Option<f64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let kb: f64 =
+        status.lines().find(|l| l.starts_with("VmRSS:"))?.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
 }

@@ -28,7 +28,7 @@ pub(crate) struct Tracker {
     pub(crate) end_to_end: Histogram<u64>,
     pub(crate) bad_signatures: u64,
     /// The current soak window's figures.
-    pub(crate) window: crate::soak::Window,
+    pub(crate) window: Window,
 }
 
 impl Default for Tracker {
@@ -41,7 +41,7 @@ impl Default for Tracker {
             delivered: 0,
             end_to_end: Histogram::new_with_bounds(1, 600_000_000, 3).expect("bounds"),
             bad_signatures: 0,
-            window: crate::soak::Window::default(),
+            window: Window::default(),
         }
     }
 }
@@ -143,4 +143,22 @@ mod tests {
         t.webhook(c, t0);
         assert_eq!((t.arrived, t.delivered, t.outstanding()), (3, 2, 0));
     }
+}
+
+/// What the connections and the sink record into for the current window.
+pub(crate) struct Window {
+    pub(crate) accept: Histogram<u64>,
+    pub(crate) end_to_end: Histogram<u64>,
+    pub(crate) accepted: u64,
+}
+
+impl Default for Window {
+    fn default() -> Self {
+        Self { accept: histogram(), end_to_end: histogram(), accepted: 0 }
+    }
+}
+
+/// A latency histogram in µs, from 1 µs to a minute.
+pub(crate) fn histogram() -> Histogram<u64> {
+    Histogram::new_with_bounds(1, 60_000_000, 3).expect("bounds")
 }

@@ -34,27 +34,6 @@ pub struct Sample {
     pub end_to_end_p99_ms: f64,
 }
 
-/// What the connections and the sink record into for the current window.
-pub(crate) struct Window {
-    pub(crate) accept: Histogram<u64>,
-    pub(crate) end_to_end: Histogram<u64>,
-    pub(crate) accepted: u64,
-}
-
-impl Default for Window {
-    fn default() -> Self {
-        Self { accept: crate::drive::histogram(), end_to_end: crate::drive::histogram(), accepted: 0 }
-    }
-}
-
-/// The server's resident memory, MiB.
-pub(crate) fn rss_mib(pid: u32) -> Option<f64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let kb: f64 =
-        status.lines().find(|l| l.starts_with("VmRSS:"))?.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb / 1024.0)
-}
-
 /// Samples every `every` from `measured` until `done` is set; returns the samples.
 pub(crate) async fn sample(
     api: Api,
@@ -68,7 +47,7 @@ pub(crate) async fn sample(
     let wait = measured.saturating_duration_since(Instant::now());
     actix_web::rt::time::sleep(wait).await;
     // The window starts clean at the start of measuring.
-    tracker.lock().unwrap().window = Window::default();
+    tracker.lock().unwrap().window = crate::sink::Window::default();
     let mut next = measured + every;
     while !done.load(Ordering::Relaxed) {
         actix_web::rt::time::sleep(next.saturating_duration_since(Instant::now())).await;
@@ -82,7 +61,7 @@ pub(crate) async fn sample(
         out.push(Sample {
             t_s: measured.elapsed().as_secs_f64(),
             accepted: w.accepted,
-            rss_mib: pid.and_then(rss_mib),
+            rss_mib: pid.and_then(crate::server::rss_mib),
             store_mib: text
                 .as_deref()
                 .and_then(|t| client::value(t, "pigeon_store_size_bytes"))
