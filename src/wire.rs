@@ -5,6 +5,10 @@
 //! 400, 408 or 431, no `x-request-id`, no body) goes out as the same answer in our envelope, with
 //! a request id that is also logged. Everything else passes through untouched; the check reads
 //! the first bytes of a write and the head of a bodiless one only.
+//!
+//! On the read side the wrapper follows the requests' framing (`framing.rs`) and stops a head
+//! larger than [`MAX_HEAD`](crate::limits::MAX_HEAD): it answers 431 in the envelope itself,
+//! and the dispatcher reads the end of the stream.
 
 use std::io;
 use std::pin::Pin;
@@ -15,6 +19,7 @@ use actix_web::ResponseError;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
 use crate::error::ApiError;
+use crate::framing::Framing;
 
 /// A connection's stream whose bare dispatcher errors are rewritten (see the module docs).
 pub struct Enveloped<T> {
@@ -22,12 +27,15 @@ pub struct Enveloped<T> {
     /// A rewritten answer not yet fully written.
     pending: Vec<u8>,
     written: usize,
+    framing: Framing,
+    /// A head was too large: the client is answered and nothing more is read.
+    refused: bool,
 }
 
 impl<T> Enveloped<T> {
     /// Wraps `io`.
     pub fn new(io: T) -> Self {
-        Self { io, pending: Vec::new(), written: 0 }
+        Self { io, pending: Vec::new(), written: 0, framing: Framing::default(), refused: false }
     }
 }
 
@@ -48,13 +56,29 @@ impl<T: AsyncWrite + Unpin> Enveloped<T> {
     }
 }
 
-impl<T: AsyncRead + Unpin> AsyncRead for Enveloped<T> {
+impl<T: AsyncRead + AsyncWrite + Unpin> AsyncRead for Enveloped<T> {
     fn poll_read(
         mut self: Pin<&mut Self>,
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.io).poll_read(cx, buf)
+        let this = &mut *self;
+        if this.refused {
+            return Poll::Ready(Ok(()));
+        }
+        let before = buf.filled().len();
+        std::task::ready!(Pin::new(&mut this.io).poll_read(cx, buf))?;
+        if this.framing.feed(&buf.filled()[before..]).is_err() {
+            // What came in is dropped; the dispatcher sees the stream end, and the answer goes
+            // out now or with its flush or shutdown.
+            buf.set_filled(before);
+            this.refused = true;
+            let line = "HTTP/1.1 431 Request Header Fields Too Large";
+            this.pending = answer(line, ["connection: close"], StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE);
+            this.written = 0;
+            let _ = this.drain(cx);
+        }
+        Poll::Ready(Ok(()))
     }
 }
 
@@ -108,21 +132,27 @@ fn rewrite(buf: &[u8]) -> Option<Vec<u8>> {
             _ => kept.push(line),
         }
     }
+    Some(answer(status_line, kept, status))
+}
+
+/// An answer of `status` in the envelope, with a request id that is also logged.
+fn answer<'a>(status_line: &str, headers: impl IntoIterator<Item = &'a str>, status: StatusCode) -> Vec<u8> {
     let id = ulid::Ulid::generate().to_string();
     let error = ApiError::from_status(status);
-    let body = actix_web::body::MessageBody::try_into_bytes(error.error_response().into_body()).ok()?;
+    let body =
+        actix_web::body::MessageBody::try_into_bytes(error.error_response().into_body()).unwrap_or_default();
     tracing::info!(id = %id, status = status.as_u16(), code = error.code(), "answered before routing");
-    let mut out = Vec::with_capacity(head.len() + body.len() + 128);
+    let mut out = Vec::with_capacity(body.len() + 256);
     out.extend_from_slice(status_line.as_bytes());
     out.extend_from_slice(b"\r\n");
-    for line in kept {
+    for line in headers {
         out.extend_from_slice(line.as_bytes());
         out.extend_from_slice(b"\r\n");
     }
     out.extend_from_slice(b"content-type: application/json\r\n");
     out.extend_from_slice(format!("content-length: {}\r\nx-request-id: {id}\r\n\r\n", body.len()).as_bytes());
     out.extend_from_slice(&body);
-    Some(out)
+    out
 }
 
 #[cfg(test)]

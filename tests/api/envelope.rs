@@ -349,3 +349,59 @@ async fn errors_the_http_layer_makes_itself_carry_the_envelope() {
     app.call("GET", "/healthz", None, None).await.expect(200, None);
     app.call("GET", "/nope", None, None).await.expect(404, Some("NOT_FOUND"));
 }
+
+/// A request head may be 32 KiB (`limits::MAX_HEAD`), not actix-http's 128 KiB: one byte more is
+/// a 431 in the envelope. Bodies in between do not count, on a kept-alive connection too.
+#[actix_web::test]
+async fn a_head_past_32_kib_is_refused_in_the_envelope_and_bodies_do_not_count() {
+    let app = spawn_app().await;
+    let addr = app.api.base.trim_start_matches("http://").to_owned();
+    let head = |size: usize, last: bool| {
+        let mut h = format!(
+            "GET /healthz HTTP/1.1\r\nHost: x\r\n{}X-Pad: ",
+            if last { "Connection: close\r\n" } else { "" }
+        );
+        let pad = size - h.len() - 4;
+        h.push_str(&"a".repeat(pad));
+        h.push_str("\r\n\r\n");
+        assert_eq!(h.len(), size);
+        h
+    };
+    let max = pigeon::limits::MAX_HEAD;
+    let (kept_alive, over) = actix_web::rt::task::spawn_blocking(move || {
+        let wait = Duration::from_secs(10);
+        // One connection: a 100 KiB body the handler reads (and refuses), a head of exactly the
+        // limit, and a last request, all sent at once.
+        let name = "n".repeat(100 * 1024);
+        let body = format!("{{\"name\":\"{name}\"}}");
+        let mut stream = format!(
+            "POST /admin/v1/tenants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {ADMIN}\r\n\
+             Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        stream.push_str(&head(max, false));
+        stream.push_str(&head(200, true));
+        let kept_alive = exchange(&addr, stream.as_bytes(), wait);
+        let over = exchange(&addr, head(max + 1, false).as_bytes(), wait);
+        (kept_alive, over)
+    })
+    .await
+    .unwrap();
+
+    let (text, closed) = kept_alive;
+    let statuses: Vec<_> = text.match_indices("HTTP/1.1 ").map(|(i, _)| &text[i..i + 13]).collect();
+    assert_eq!(statuses.len(), 3, "{text}");
+    assert!(statuses[0].starts_with("HTTP/1.1 400 "), "the long name is refused: {text}");
+    assert!(statuses[1..].iter().all(|s| s.starts_with("HTTP/1.1 200 ")), "{text}");
+    assert!(closed);
+
+    let (answer, closed) = over;
+    let (line, id, body) = parts(&answer);
+    assert!(line.starts_with("HTTP/1.1 431 "), "{answer}");
+    assert!(id.is_some_and(|id| id.len() == 26), "x-request-id: {answer}");
+    assert_eq!(body["code"], "HEADERS_TOO_LARGE", "{answer}");
+    assert!(body["error"].as_str().unwrap().contains("32 KiB"), "{answer}");
+    assert!(closed, "the connection ends: {answer}");
+    // The node still answers.
+    app.call("GET", "/healthz", None, None).await.expect(200, None);
+}
