@@ -23,7 +23,7 @@ use crate::error::ApiError;
 use crate::limits::{BODY_TIMEOUT, MAX_BODY};
 
 /// Sends in the accept path at once, unless the operator sets another bound. Measured under
-/// overload (`benches/overload.rs`, README "Overload"): 256 let the sends taken wait ~0.7 s at
+/// overload (`benches/overload.rs`, docs/operating.md "Overload"): 256 let the sends taken wait ~0.7 s at
 /// p99 behind the refusals, 128 about 0.1 s; 32 already refused an open-loop client at half the
 /// node's rate. A closed-loop client with fewer connections than this is never refused.
 pub const DEFAULT_MAX_PENDING_SENDS: usize = 128;

@@ -141,3 +141,94 @@ fn the_actor_modules_import_each_other_in_one_direction() {
     }
     assert!(!graph["scheduler"].contains("tenant"), "the scheduler imports the tenant actor");
 }
+
+/// GitHub's anchor for a heading: lower case, spaces to hyphens, other punctuation dropped.
+fn anchor(heading: &str) -> String {
+    heading
+        .trim()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c.to_ascii_lowercase()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The anchors of a Markdown file's headings (outside code blocks).
+fn anchors(text: &str) -> BTreeSet<String> {
+    let mut fenced = false;
+    let mut out = BTreeSet::new();
+    for line in text.lines() {
+        if line.starts_with("```") {
+            fenced = !fenced;
+        } else if !fenced && line.starts_with('#') {
+            out.insert(anchor(line.trim_start_matches('#')));
+        }
+    }
+    out
+}
+
+/// The relative link targets of a Markdown file (`[text](target)` outside code blocks).
+fn relative_links(text: &str) -> Vec<String> {
+    let mut fenced = false;
+    let mut out = Vec::new();
+    for line in text.lines() {
+        if line.starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced {
+            continue;
+        }
+        for (i, _) in line.match_indices("](") {
+            let rest = &line[i + 2..];
+            let target = &rest[..rest.find(')').unwrap_or(rest.len())];
+            if !target.contains("://") && !target.starts_with("mailto:") {
+                out.push(target.to_owned());
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_links_between_the_readme_and_the_docs_resolve() {
+    let mut pages = vec![root().join("README.md"), root().join("ARCHITECTURE.md")];
+    for dir in ["docs", "clients/python", "clients/typescript"] {
+        for entry in std::fs::read_dir(root().join(dir)).unwrap() {
+            let p = entry.unwrap().path();
+            if p.extension().is_some_and(|e| e == "md") {
+                pages.push(p);
+            }
+        }
+    }
+    let mut broken = Vec::new();
+    for page in &pages {
+        let text = std::fs::read_to_string(page).unwrap();
+        for target in relative_links(&text) {
+            let (file, fragment) = target.split_once('#').unwrap_or((&target, ""));
+            let path = if file.is_empty() { page.clone() } else { page.parent().unwrap().join(file) };
+            // The spec and DESIGN.md live beside the repository (`../shared`), as in CI.
+            if !path.exists() {
+                broken.push(format!("{}: {target} (no such file)", page.display()));
+            } else if !fragment.is_empty() && path.extension().is_some_and(|e| e == "md") {
+                let headings = anchors(&std::fs::read_to_string(&path).unwrap());
+                if !headings.contains(fragment) {
+                    broken.push(format!("{}: {target} (no such heading)", page.display()));
+                }
+            }
+        }
+    }
+    assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
+    // The README is a front page; the reference lives in docs/.
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap().lines().count();
+    assert!(readme <= 200, "README.md has {readme} lines; move the detail to docs/");
+}
+
+#[test]
+fn an_anchor_is_made_as_github_makes_it() {
+    assert_eq!(anchor(" Many tenants on one node: idle actors passivate"), "many-tenants-on-one-node-idle-actors-passivate");
+    assert_eq!(anchor(" `POST /v1/messages` → 202"), "post-v1messages--202");
+    assert_eq!(anchor(" Phone agent API: `/phone/v1/`, `Authorization: Bearer svc_agent_…`"), "phone-agent-api-phonev1-authorization-bearer-svc_agent_");
+}

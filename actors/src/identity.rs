@@ -273,7 +273,7 @@ mod tests {
         assert!(looks_like_jwt("a.b.c") && !looks_like_jwt("svc_live_x") && !looks_like_jwt("a.b"));
     }
 
-    /// The README's Auth0 example: a namespaced tenant claim.
+    /// The API guide's Auth0 example: a namespaced tenant claim.
     #[actix_rt::test]
     async fn an_auth0_shaped_token() {
         let claim = "https://pigeon.example/tenant_id";

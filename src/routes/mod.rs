@@ -43,7 +43,7 @@ macro_rules! routes {
         /// The OpenAPI document, generated from the handlers' annotations.
         #[derive(OpenApi)]
         #[openapi(
-            info(title = "pigeon", description = "Multi-tenant messaging API. See README.md."),
+            info(title = "pigeon", description = "Multi-tenant messaging API. Conventions, limits and flows: docs/api.md."),
             paths($($handler),*),
             modifiers(&BearerAuth)
         )]
@@ -128,7 +128,7 @@ impl utoipa::Modify for BearerAuth {
                     .scheme(HttpAuthScheme::Bearer)
                     .description(Some(
                         "A tenant's API key (`svc_live_…`, `svc_test_…`), or a JWT of the node's identity \
-                         provider naming the tenant in its tenant claim (README \"Signing in with an \
+                         provider naming the tenant in its tenant claim (docs/api.md, \"Signing in with an \
                          identity provider\")",
                     ))
                     .build(),

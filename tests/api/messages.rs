@@ -348,7 +348,7 @@ async fn an_idempotency_key_replays_the_first_answer_for_24_hours() {
 }
 
 /// A filter that matches few messages answers within a bounded read (5,000 messages a call, see
-/// README "Lists"): a short page and a cursor, never one walk over every message.
+/// docs/api.md "Lists"): a short page and a cursor, never one walk over every message.
 #[actix_web::test]
 async fn a_sparse_filter_answers_short_pages_with_a_cursor() {
     let app = spawn_app().await;

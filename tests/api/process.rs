@@ -29,7 +29,7 @@ async fn keys_revocations_and_counters_survive_restarts() {
     // 3 creates + 1 revoke + 4 lists.
     let calls = 8;
     // Counters are written back within a second; calls that sent nothing and came in the last
-    // second before a `kill -9` may go uncounted (README "Durability").
+    // second before a `kill -9` may go uncounted (docs/operating.md "Durability").
     std::thread::sleep(std::time::Duration::from_millis(1500));
     app.kill9();
 

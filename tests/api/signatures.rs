@@ -27,7 +27,7 @@ fn signed_with(secret: &str, hit: &Hit) -> bool {
     hit.headers["webhook-signature"].split(' ').any(|s| s == ours)
 }
 
-/// The README's Rust receiver, as it is there.
+/// The API guide's Rust receiver (docs/api.md), as it is there.
 fn handle(raw_body: &[u8], headers: &http::HeaderMap, secret: &str) -> bool {
     // Err on a bad signature, or a timestamp more than 5 minutes from now.
     Webhook::new(secret).and_then(|wh| wh.verify(raw_body, headers)).is_ok()
@@ -73,7 +73,7 @@ async fn every_attempt_verifies_with_the_standard_webhooks_library_across_retrie
         hits.iter().map(|h| h.headers["webhook-signature"].clone()).collect();
     assert_eq!(sigs.len(), 4, "a new signature per attempt");
     // A captured request replayed later is refused by the library's 5-minute tolerance (the
-    // receiver's side; see README): tampering with the body is refused at once.
+    // receiver's side; see docs/api.md): tampering with the body is refused at once.
     let mut tampered = hits[0].clone();
     tampered.body = br#"{"event":"message.delivered","forged":true}"#.to_vec();
     assert!(!handle(&tampered.body, &headers(&tampered), secret));
