@@ -1,6 +1,6 @@
 //! Micro-benchmarks of the pieces every request or delivery pays for: template rendering, the
-//! webhook signature, the rate-limit check (bare, and as the whole key admission), and the phone
-//! choice. E.164 validation is in `send.rs` beside the send path it guards.
+//! webhook signature, the rate-limit check (bare, and as the whole key admission), the phone
+//! choice, and the head-limit framing every byte read passes through. E.164 validation is in `send.rs` beside the send path it guards.
 //!
 //! `cargo bench --bench micro`.
 
@@ -17,6 +17,18 @@ use pigeon_actors::storage::Store;
 use pigeon_actors::{choose_phone, Engine, EngineConfig};
 use std::hint::black_box;
 use ulid::Ulid;
+
+/// A send as the load harness makes it (head and body in one read), through the head-limit framing.
+fn framing(c: &mut Criterion) {
+    let body = r#"{"to":"+15551234567","body":"Your code is 4821. It expires in ten minutes."}"#;
+    let request = format!(
+        "POST /v1/messages HTTP/1.1\r\nhost: 127.0.0.1:8080\r\nauthorization: Bearer svc_live_0123456789abcdef0123456789abcdef\r\n\
+         content-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let mut f = pigeon::framing::Framing::default();
+    c.bench_function("framing_one_send", |b| b.iter(|| f.feed(black_box(request.as_bytes())).is_ok()));
+}
 
 fn template(c: &mut Criterion) {
     let src = "Hi {{ first_name }}, your order {{order.id}} ships {{ day }}. Reply STOP to opt out.";
@@ -73,5 +85,5 @@ fn phone_choice(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, template, signature, rate_limit, phone_choice);
+criterion_group!(benches, template, signature, rate_limit, phone_choice, framing);
 criterion_main!(benches);

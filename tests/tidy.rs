@@ -228,7 +228,13 @@ fn the_links_between_the_readme_and_the_docs_resolve() {
 
 #[test]
 fn an_anchor_is_made_as_github_makes_it() {
-    assert_eq!(anchor(" Many tenants on one node: idle actors passivate"), "many-tenants-on-one-node-idle-actors-passivate");
+    assert_eq!(
+        anchor(" Many tenants on one node: idle actors passivate"),
+        "many-tenants-on-one-node-idle-actors-passivate"
+    );
     assert_eq!(anchor(" `POST /v1/messages` → 202"), "post-v1messages--202");
-    assert_eq!(anchor(" Phone agent API: `/phone/v1/`, `Authorization: Bearer svc_agent_…`"), "phone-agent-api-phonev1-authorization-bearer-svc_agent_");
+    assert_eq!(
+        anchor(" Phone agent API: `/phone/v1/`, `Authorization: Bearer svc_agent_…`"),
+        "phone-agent-api-phonev1-authorization-bearer-svc_agent_"
+    );
 }
