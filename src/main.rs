@@ -40,8 +40,19 @@ enum Command {
     Loadtest(pigeon_loadtest::LoadArgs),
     /// Copy a stopped node's store into a fresh one, giving back the disk space deletions freed.
     Compact(CompactArgs),
+    /// Run a phone's agent: take its jobs from a node and send them with a connector.
+    Agent(AgentCli),
     /// Print the OpenAPI 3.1 document the server serves at `/openapi.json`, for client generators.
     Openapi,
+}
+
+#[derive(Args)]
+struct AgentCli {
+    #[command(flatten)]
+    agent: pigeon_agent::AgentArgs,
+    /// Log filter, e.g. `info` or `pigeon_agent=debug`.
+    #[arg(long, env = "PIGEON_AGENT_LOG", default_value = "info", global = true)]
+    log: String,
 }
 
 #[derive(Args)]
@@ -160,6 +171,10 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Command::Agent(a) => {
+            telemetry::init(&a.log, LogFormat::Text);
+            pigeon_agent::main(a.agent)
+        }
         Command::Openapi => {
             say!("{}", pigeon::routes::health::document());
             ExitCode::SUCCESS

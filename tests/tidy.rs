@@ -28,7 +28,8 @@ fn rust_files(dir: &Path) -> Vec<PathBuf> {
 
 #[test]
 fn every_module_starts_with_a_doc_comment() {
-    let dirs = ["src", "tests", "benches", "actors/src", "storage/src", "loadtest/src"];
+    let dirs =
+        ["src", "tests", "benches", "actors/src", "storage/src", "loadtest/src", "agent/src", "protocol/src"];
     let missing: Vec<_> = dirs
         .iter()
         .flat_map(|d| rust_files(&root().join(d)))
@@ -121,7 +122,7 @@ fn import_circle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<Strin
 
 #[test]
 fn the_modules_of_each_crate_import_each_other_in_one_direction() {
-    for dir in ["src", "loadtest/src", "storage/src"] {
+    for dir in ["src", "loadtest/src", "storage/src", "agent/src"] {
         if let Some(circle) = import_circle(&module_graph(dir)) {
             panic!("import circle in {dir}/: {}", circle.join(" -> "));
         }
@@ -237,4 +238,13 @@ fn an_anchor_is_made_as_github_makes_it() {
         anchor(" Phone agent API: `/phone/v1/`, `Authorization: Bearer svc_agent_…`"),
         "phone-agent-api-phonev1-authorization-bearer-svc_agent_"
     );
+}
+
+#[test]
+fn the_agent_shares_only_the_wire_types_with_the_server() {
+    let manifest = std::fs::read_to_string(root().join("agent/Cargo.toml")).unwrap();
+    for crate_name in ["pigeon-actors", "pigeon-storage", "sled"] {
+        assert!(!manifest.contains(crate_name), "agent/ depends on {crate_name}");
+    }
+    assert!(manifest.contains("pigeon-protocol"));
 }

@@ -76,6 +76,7 @@ routes! {
     GET "/admin/v1/phones" => phones::list;
     PATCH "/admin/v1/phones/{id}" => phones::patch;
     DELETE "/admin/v1/phones/{id}" => phones::delete;
+    GET "/phone/v1/me" => phones::me;
     GET "/phone/v1/jobs" => phones::jobs;
     POST "/phone/v1/messages/{id}/status" => phones::status;
     POST "/phone/v1/inbound" => phones::inbound;
@@ -161,12 +162,7 @@ async fn method_not_allowed(allow: String) -> HttpResponse {
     res
 }
 
-/// The success envelope.
-#[derive(Serialize, ToSchema)]
-pub struct DataBody<T> {
-    /// The payload.
-    pub data: T,
-}
+pub use pigeon_protocol::{DataBody, ErrorBody};
 
 /// The success envelope of a list.
 #[derive(Serialize, ToSchema)]
@@ -204,15 +200,6 @@ pub fn object<'de, D: serde::Deserializer<'de>, T: serde::de::DeserializeOwned>(
         None => Ok(None),
         Some(map) => T::deserialize(serde_json::Value::Object(map)).map(Some).map_err(D::Error::custom),
     }
-}
-
-/// The error envelope.
-#[derive(Serialize, ToSchema)]
-pub struct ErrorBody {
-    /// Plain English, safe to show.
-    pub error: String,
-    /// Stable code to match on.
-    pub code: String,
 }
 
 /// Answers `{data}` with `status`.

@@ -6,9 +6,11 @@ use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use chrono::{DateTime, Utc};
 use pigeon_actors::domain::PhoneNumber;
-use pigeon_actors::phone::Job;
 use pigeon_actors::storage::model::{Channel, MessageStatus, PhoneDriver, SimSettings};
 use pigeon_actors::PhoneView;
+use pigeon_protocol::{
+    AgentPhone, DetectionAck, DetectionAnswer, InboundBody, JobView, ReportedStatus, StatusBody, UsedChannel,
+};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -211,45 +213,6 @@ pub struct PollQuery {
     wait: Option<String>,
 }
 
-/// A job as the agent gets it: `send` (`message_id`, `to`, `body`, `channel`) or `detect` (`phone`).
-#[derive(Serialize, ToSchema)]
-pub struct JobView {
-    /// Lease id (send: answer within 60 s or the job returns to the queue) or question id (detect).
-    pub job_id: String,
-    /// `send` or `detect`.
-    pub kind: String,
-    /// Send: message to send.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub message_id: Option<String>,
-    /// Send: recipient.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub to: Option<String>,
-    /// Send: text.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub body: Option<String>,
-    /// Send: `auto`, `imessage` or `sms`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<String>)]
-    pub channel: Option<Channel>,
-    /// Detect: the number to check for iMessage.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub phone: Option<String>,
-}
-
-impl From<Job> for JobView {
-    fn from(j: Job) -> Self {
-        Self {
-            job_id: j.job_id,
-            kind: j.kind.into(),
-            message_id: j.message_id,
-            to: j.to,
-            body: j.body,
-            channel: j.channel,
-            phone: j.phone,
-        }
-    }
-}
-
 /// Long poll for work: leased jobs at once, or the first to arrive within `wait` seconds (≤ 30).
 /// Polling keeps the phone online.
 #[utoipa::path(get, path = "/phone/v1/jobs", tag = "phone agent", security(("agent_token" = [])),
@@ -258,48 +221,32 @@ impl From<Job> for JobView {
 pub async fn jobs(Agent(agent): Agent, q: web::Query<PollQuery>) -> Result<HttpResponse, ApiError> {
     let wait = match q.wait.as_deref() {
         None => 0,
-        Some(w) => w.parse::<u64>().ok().filter(|w| *w <= 30).ok_or_else(|| {
-            ApiError::Validation("wait: must be a whole number of seconds from 0 to 30".into())
-        })?,
+        Some(w) => {
+            w.parse::<u64>().ok().filter(|w| *w <= pigeon_protocol::MAX_POLL_WAIT_S).ok_or_else(|| {
+                ApiError::Validation("wait: must be a whole number of seconds from 0 to 30".into())
+            })?
+        }
     };
     let jobs = agent.poll(Duration::from_secs(wait)).await?;
-    Ok(reply(StatusCode::OK, jobs.into_iter().map(JobView::from).collect::<Vec<_>>()))
+    Ok(reply(StatusCode::OK, jobs))
 }
 
-/// What a phone reports.
-#[derive(Deserialize, ToSchema, Clone, Copy)]
-#[serde(rename_all = "lowercase")]
-pub enum ReportedStatus {
-    /// Handed to the network.
-    Sent,
-    /// Reached the recipient.
-    Delivered,
-    /// Will not arrive.
-    Failed,
-}
-
-/// What a phone used.
-#[derive(Deserialize, ToSchema, Clone, Copy)]
-#[serde(rename_all = "lowercase")]
-pub enum UsedChannel {
-    /// iMessage.
-    Imessage,
-    /// SMS.
-    Sms,
-}
-
-/// Body of a status report.
-#[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct StatusBody {
-    /// `sent`, `delivered` or `failed`.
-    pub status: ReportedStatus,
-    /// Carrier-level detail, for `failed`.
-    #[serde(default)]
-    pub failure_reason: Option<String>,
-    /// `imessage` or `sms`.
-    #[serde(default)]
-    pub channel_used: Option<UsedChannel>,
+/// The phone this token belongs to: the agent's `--check` reads it. Counts as a poll, as every
+/// agent call does.
+#[utoipa::path(get, path = "/phone/v1/me", tag = "phone agent", security(("agent_token" = [])),
+    responses((status = 200, body = DataBody<AgentPhone>), (status = 401, body = ErrorBody)))]
+pub async fn me(Agent(agent): Agent) -> Result<HttpResponse, ApiError> {
+    let p = agent.phone().await?;
+    Ok(reply(
+        StatusCode::OK,
+        AgentPhone {
+            phone_id: p.record.id.to_string(),
+            number: p.record.number,
+            enabled: p.record.enabled,
+            daily_limit: p.record.daily_limit,
+            sent_today: p.sent_today,
+        },
+    ))
 }
 
 /// Reports what became of a message this phone holds. Legal moves: `sending` → `sent` |
@@ -331,18 +278,6 @@ pub async fn status(
     Ok(reply(StatusCode::OK, MessageView::from(m)))
 }
 
-/// Body of an inbound text.
-#[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct InboundBody {
-    /// Sender, E.164.
-    #[schema(pattern = r"^\+[0-9]{10,15}$")]
-    pub from: String,
-    /// Text (STOP, START and their synonyms change the sender's opt-out).
-    #[schema(max_length = 10000)]
-    pub body: String,
-}
-
 /// A text the phone received. Recorded as an inbound message; opt-out keywords apply at once.
 #[utoipa::path(post, path = "/phone/v1/inbound", tag = "phone agent", security(("agent_token" = [])),
     request_body = InboundBody,
@@ -359,25 +294,6 @@ pub async fn inbound(
     }
     let m = agent.inbound(from, b.body).await?;
     Ok(reply(StatusCode::CREATED, MessageView::from(m)))
-}
-
-/// Body of a detection answer.
-#[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct DetectionAnswer {
-    /// Whether the number has iMessage.
-    pub imessage: bool,
-}
-
-/// Answer of a detection report.
-#[derive(Serialize, ToSchema)]
-pub struct DetectionAck {
-    /// The job.
-    pub job_id: String,
-    /// The number it was about.
-    pub phone: String,
-    /// The answer recorded.
-    pub imessage: bool,
 }
 
 /// Answers a `detect` job.

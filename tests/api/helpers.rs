@@ -191,7 +191,12 @@ impl Api {
 
     /// Polls the message until it has `status` (at most 5 s); returns the record.
     pub async fn wait_status(&self, key: &str, id: &str, status: &str) -> Value {
-        for _ in 0..100 {
+        self.wait_status_within(key, id, status, Duration::from_secs(5)).await
+    }
+
+    /// Polls the message until it has `status` (at most `within`); returns the record.
+    pub async fn wait_status_within(&self, key: &str, id: &str, status: &str, within: Duration) -> Value {
+        for _ in 0..within.as_millis() / 50 {
             let m = self.message(key, id).await;
             if m["status"] == status {
                 return m;
@@ -290,6 +295,18 @@ impl TestApp {
         self.clock.advance(Duration::from_millis(1));
         start(self.dir, self.clock, self.settings).await
     }
+
+    /// Stops the server, leaves its port closed for `pause`, then starts it again on the same
+    /// port, data and clock: a node that was down, as its clients see it.
+    pub async fn restart_after(self, pause: Duration) -> TestApp {
+        let port: u16 = self.api.base.rsplit(':').next().unwrap().parse().unwrap();
+        self.handle.stop(true).await;
+        self.running.await.unwrap().expect("clean stop");
+        actix_web::rt::time::sleep(pause).await;
+        self.clock.advance(Duration::from_millis(1));
+        let listener = TcpListener::bind(("127.0.0.1", port)).expect("the port is free again");
+        start_on(listener, self.dir, self.clock, self.settings).await
+    }
 }
 
 impl std::ops::Deref for TestApp {
@@ -344,8 +361,16 @@ async fn configured(at: chrono::DateTime<chrono::Utc>, configure: impl FnOnce(&m
     start(dir, ManualClock::new(at), settings).await
 }
 
-async fn start(dir: tempfile::TempDir, clock: Arc<ManualClock>, mut settings: Settings) -> TestApp {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+async fn start(dir: tempfile::TempDir, clock: Arc<ManualClock>, settings: Settings) -> TestApp {
+    start_on(TcpListener::bind("127.0.0.1:0").unwrap(), dir, clock, settings).await
+}
+
+async fn start_on(
+    listener: TcpListener,
+    dir: tempfile::TempDir,
+    clock: Arc<ManualClock>,
+    mut settings: Settings,
+) -> TestApp {
     settings.admin_token = Some(ADMIN.into());
     settings.workers = Some(1);
     // A previous server on this directory may still be letting go of the store.

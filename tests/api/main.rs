@@ -4,6 +4,7 @@
 mod helpers;
 
 mod agent;
+mod agent_program;
 mod auth;
 mod browser;
 mod campaigns;

@@ -14,7 +14,7 @@ use crate::domain::PhoneNumber;
 use crate::phone::{self, Job};
 use crate::registry::PhoneEntry;
 use crate::tenant::{self, NewKey, PhoneView, SendRequest, TenantActor, TenantPatch};
-use crate::EngineError;
+use crate::{EngineError, Missing};
 
 /// A tenant's actor, addressed by handle. The actor may passivate while the handle is held (see
 /// `tenant/rest.rs`); a request that finds it stopped was never handled, so [`TenantHandle::ask`]
@@ -283,6 +283,12 @@ impl AgentHandle {
     /// The answer to a detection job; returns the number it was about.
     pub async fn answer_detection(&self, job_id: Ulid, imessage: bool) -> Result<String, EngineError> {
         self.ask(phone::AnswerDetect { job_id, imessage }).await?
+    }
+
+    /// The phone this agent speaks for.
+    pub async fn phone(&self) -> Result<PhoneView, EngineError> {
+        let phones = self.tenant.phones().await?;
+        phones.into_iter().find(|p| p.record.id == self.phone_id).ok_or(EngineError::NotFound(Missing::Phone))
     }
 
     /// The tenant this phone belongs to.

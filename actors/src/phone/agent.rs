@@ -5,40 +5,26 @@ use std::time::Duration;
 
 use actix::prelude::*;
 use pigeon_storage::model::{Channel, Lease, MessageRecord, MessageStatus, PhoneDriver};
-use serde::Serialize;
 use tokio::sync::oneshot;
 use ulid::Ulid;
 
 use super::{fail, sim_has_imessage, PhoneActor};
 use crate::durable::{after_commit, durable};
 use crate::error::Missing;
+use pigeon_protocol::{JobChannel, JobKind};
+
 use crate::failure::FailureCode;
 use crate::EngineError;
 
 /// A lease not answered within this goes back to the queue.
-pub const LEASE: Duration = Duration::from_secs(60);
+pub const LEASE: Duration = Duration::from_secs(pigeon_protocol::LEASE_S);
 /// Most jobs one poll takes.
 pub const MAX_JOBS_PER_POLL: usize = 10;
 pub(super) const SWEEP_EVERY: Duration = Duration::from_millis(500);
 
-/// A unit of work handed to an agent: `send` a message, or `detect` whether a number has iMessage.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Job {
-    /// Lease id (send) or question id (detect).
-    pub job_id: String,
-    /// `send` or `detect`.
-    pub kind: &'static str,
-    /// Send: the message.
-    pub message_id: Option<String>,
-    /// Send: recipient.
-    pub to: Option<String>,
-    /// Send: text.
-    pub body: Option<String>,
-    /// Send: `auto`, `imessage` or `sms` (`auto` resolved when detection knows the number).
-    pub channel: Option<Channel>,
-    /// Detect: the number to check.
-    pub phone: Option<String>,
-}
+/// A unit of work handed to an agent (`send` a message, or `detect` whether a number has
+/// iMessage), in the wire form the agent reads.
+pub use pigeon_protocol::JobView as Job;
 
 impl PhoneActor {
     /// Hands queued work to waiting polls, each once its lease is on disk.
@@ -84,7 +70,7 @@ impl PhoneActor {
             .drain(..)
             .map(|(id, number)| Job {
                 job_id: id.to_string(),
-                kind: "detect",
+                kind: JobKind::Detect,
                 message_id: None,
                 to: None,
                 body: None,
@@ -106,11 +92,15 @@ impl PhoneActor {
             };
             jobs.push(Job {
                 job_id: lease.job_id.to_string(),
-                kind: "send",
+                kind: JobKind::Send,
                 message_id: Some(m.id.to_string()),
                 to: Some(m.to),
                 body: Some(m.body),
-                channel: Some(channel),
+                channel: Some(match channel {
+                    Channel::Auto => JobChannel::Auto,
+                    Channel::Imessage => JobChannel::Imessage,
+                    Channel::Sms => JobChannel::Sms,
+                }),
                 phone: None,
             });
             self.agent().leases.insert(m.id, lease);

@@ -29,7 +29,7 @@ pub(crate) use recover::Recover;
 pub use sim::sim_has_imessage;
 
 /// An agent is online while it polled within this.
-pub const ONLINE_WINDOW_MS: i64 = 30_000;
+pub const ONLINE_WINDOW_MS: i64 = pigeon_protocol::ONLINE_WINDOW_S as i64 * 1000;
 
 /// How often an agent's last poll is saved (as a counter, written back within a second): often
 /// enough that after a restart, even a `kill -9`, an agent that was polling is still online for

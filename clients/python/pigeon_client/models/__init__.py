@@ -1,6 +1,7 @@
 """Contains all the data models used in inputs/outputs"""
 
 from .accepted import Accepted
+from .agent_phone import AgentPhone
 from .attempt_view import AttemptView
 from .campaign_view import CampaignView
 from .campaign_view_audience import CampaignViewAudience
@@ -20,6 +21,8 @@ from .create_tenant import CreateTenant
 from .create_webhook import CreateWebhook
 from .data_body_accepted import DataBodyAccepted
 from .data_body_accepted_data import DataBodyAcceptedData
+from .data_body_agent_phone import DataBodyAgentPhone
+from .data_body_agent_phone_data import DataBodyAgentPhoneData
 from .data_body_campaign_view import DataBodyCampaignView
 from .data_body_campaign_view_data import DataBodyCampaignViewData
 from .data_body_campaign_view_data_audience import DataBodyCampaignViewDataAudience
@@ -76,6 +79,8 @@ from .detection_answer import DetectionAnswer
 from .detection_view import DetectionView
 from .error_body import ErrorBody
 from .inbound_body import InboundBody
+from .job_channel import JobChannel
+from .job_kind import JobKind
 from .job_view import JobView
 from .key_active import KeyActive
 from .key_created import KeyCreated
@@ -132,6 +137,7 @@ from .webhook_item import WebhookItem
 
 __all__ = (
     "Accepted",
+    "AgentPhone",
     "AttemptView",
     "CampaignView",
     "CampaignViewAudience",
@@ -151,6 +157,8 @@ __all__ = (
     "CreateWebhook",
     "DataBodyAccepted",
     "DataBodyAcceptedData",
+    "DataBodyAgentPhone",
+    "DataBodyAgentPhoneData",
     "DataBodyCampaignView",
     "DataBodyCampaignViewData",
     "DataBodyCampaignViewDataAudience",
@@ -207,6 +215,8 @@ __all__ = (
     "DetectionView",
     "ErrorBody",
     "InboundBody",
+    "JobChannel",
+    "JobKind",
     "JobView",
     "KeyActive",
     "KeyCreated",

@@ -6,6 +6,8 @@ from typing import Any, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..models.job_channel import JobChannel
+from ..models.job_kind import JobKind
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="JobView")
@@ -17,18 +19,18 @@ class JobView:
 
     Attributes:
         job_id (str): Lease id (send: answer within 60 s or the job returns to the queue) or question id (detect).
-        kind (str): `send` or `detect`.
+        kind (JobKind): What a job asks of the phone.
         body (None | str | Unset): Send: text.
-        channel (None | str | Unset): Send: `auto`, `imessage` or `sms`.
+        channel (JobChannel | None | Unset):
         message_id (None | str | Unset): Send: message to send.
         phone (None | str | Unset): Detect: the number to check for iMessage.
         to (None | str | Unset): Send: recipient.
     """
 
     job_id: str
-    kind: str
+    kind: JobKind
     body: None | str | Unset = UNSET
-    channel: None | str | Unset = UNSET
+    channel: JobChannel | None | Unset = UNSET
     message_id: None | str | Unset = UNSET
     phone: None | str | Unset = UNSET
     to: None | str | Unset = UNSET
@@ -37,7 +39,7 @@ class JobView:
     def to_dict(self) -> dict[str, Any]:
         job_id = self.job_id
 
-        kind = self.kind
+        kind = self.kind.value
 
         body: None | str | Unset
         if isinstance(self.body, Unset):
@@ -48,6 +50,8 @@ class JobView:
         channel: None | str | Unset
         if isinstance(self.channel, Unset):
             channel = UNSET
+        elif isinstance(self.channel, JobChannel):
+            channel = self.channel.value
         else:
             channel = self.channel
 
@@ -95,7 +99,7 @@ class JobView:
         d = dict(src_dict)
         job_id = d.pop("job_id")
 
-        kind = d.pop("kind")
+        kind = JobKind(d.pop("kind"))
 
         def _parse_body(data: object) -> None | str | Unset:
             if data is None:
@@ -106,12 +110,20 @@ class JobView:
 
         body = _parse_body(d.pop("body", UNSET))
 
-        def _parse_channel(data: object) -> None | str | Unset:
+        def _parse_channel(data: object) -> JobChannel | None | Unset:
             if data is None:
                 return data
             if isinstance(data, Unset):
                 return data
-            return cast(None | str | Unset, data)
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                channel_type_0 = JobChannel(data)
+
+                return channel_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(JobChannel | None | Unset, data)
 
         channel = _parse_channel(d.pop("channel", UNSET))
 

@@ -39,6 +39,32 @@ export type Accepted = {
 };
 
 /**
+ * The phone an agent token belongs to, as `GET /phone/v1/me` answers (the agent's `--check`).
+ */
+export type AgentPhone = {
+    /**
+     * Messages per UTC day.
+     */
+    daily_limit: number;
+    /**
+     * Whether the node routes messages to it.
+     */
+    enabled: boolean;
+    /**
+     * Its number, E.164.
+     */
+    number: string;
+    /**
+     * Phone id.
+     */
+    phone_id: string;
+    /**
+     * Messages assigned to it today (UTC).
+     */
+    sent_today: number;
+};
+
+/**
  * One HTTP attempt.
  */
 export type AttemptView = {
@@ -397,6 +423,37 @@ export type DataBodyAccepted = {
          * Recipient.
          */
         to: string;
+    };
+};
+
+/**
+ * The success envelope.
+ */
+export type DataBodyAgentPhone = {
+    /**
+     * The phone an agent token belongs to, as `GET /phone/v1/me` answers (the agent's `--check`).
+     */
+    data: {
+        /**
+         * Messages per UTC day.
+         */
+        daily_limit: number;
+        /**
+         * Whether the node routes messages to it.
+         */
+        enabled: boolean;
+        /**
+         * Its number, E.164.
+         */
+        number: string;
+        /**
+         * Phone id.
+         */
+        phone_id: string;
+        /**
+         * Messages assigned to it today (UTC).
+         */
+        sent_today: number;
     };
 };
 
@@ -1023,10 +1080,7 @@ export type DataBodyVecJobView = {
          * Send: text.
          */
         body?: string | null;
-        /**
-         * Send: `auto`, `imessage` or `sms`.
-         */
-        channel?: string | null;
+        channel?: JobChannel | null;
         /**
          * Lease id (send: answer within 60 s or the job returns to the queue) or question id (detect).
          */
@@ -1034,7 +1088,7 @@ export type DataBodyVecJobView = {
         /**
          * `send` or `detect`.
          */
-        kind: string;
+        kind: JobKind;
         /**
          * Send: message to send.
          */
@@ -1305,6 +1359,16 @@ export type InboundBody = {
 };
 
 /**
+ * The channel a send asks for.
+ */
+export type JobChannel = 'auto' | 'imessage' | 'sms';
+
+/**
+ * What a job asks of the phone.
+ */
+export type JobKind = 'send' | 'detect';
+
+/**
  * A job as the agent gets it: `send` (`message_id`, `to`, `body`, `channel`) or `detect` (`phone`).
  */
 export type JobView = {
@@ -1312,10 +1376,7 @@ export type JobView = {
      * Send: text.
      */
     body?: string | null;
-    /**
-     * Send: `auto`, `imessage` or `sms`.
-     */
-    channel?: string | null;
+    channel?: JobChannel | null;
     /**
      * Lease id (send: answer within 60 s or the job returns to the queue) or question id (detect).
      */
@@ -1323,7 +1384,7 @@ export type JobView = {
     /**
      * `send` or `detect`.
      */
-    kind: string;
+    kind: JobKind;
     /**
      * Send: message to send.
      */
@@ -3150,6 +3211,39 @@ export type PhoneAgentJobsResponses = {
 };
 
 export type PhoneAgentJobsResponse = PhoneAgentJobsResponses[keyof PhoneAgentJobsResponses];
+
+export type PhoneAgentMeData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/phone/v1/me';
+};
+
+export type PhoneAgentMeErrors = {
+    /**
+     * INVALID_API_KEY: the key or token is missing, malformed or revoked, or a JWT was refused
+     */
+    401: ErrorBody;
+    /**
+     * INTERNAL_ERROR: a bug; details are in the server's log
+     */
+    500: ErrorBody;
+    /**
+     * STORAGE_UNAVAILABLE: the disk is full or failing (with `Retry-After`)
+     */
+    503: ErrorBody;
+};
+
+export type PhoneAgentMeError = PhoneAgentMeErrors[keyof PhoneAgentMeErrors];
+
+export type PhoneAgentMeResponses = {
+    /**
+     * OK
+     */
+    200: DataBodyAgentPhone;
+};
+
+export type PhoneAgentMeResponse = PhoneAgentMeResponses[keyof PhoneAgentMeResponses];
 
 export type PhoneAgentStatusData = {
     body: StatusBody;

@@ -1,0 +1,72 @@
+//! Connectors: what actually sends a text. The agent's loop is the same for each; a connector
+//! sends one job and says what became of it, answers detection questions, and after a crash says
+//! what it can about a send it was in the middle of.
+
+pub mod command;
+
+use pigeon_protocol::{JobChannel, JobView, ReportedStatus, StatusBody};
+
+pub use command::CommandConnector;
+
+/// A send job with everything it needs.
+#[derive(Debug, Clone)]
+pub struct SendJob {
+    /// The message.
+    pub message_id: String,
+    /// Recipient, E.164.
+    pub to: String,
+    /// The text.
+    pub body: String,
+    /// The channel asked for.
+    pub channel: JobChannel,
+}
+
+impl SendJob {
+    /// The send in `job`, if it is a whole one.
+    pub fn from_job(job: &JobView) -> Option<Self> {
+        Some(Self {
+            message_id: job.message_id.clone()?,
+            to: job.to.clone()?,
+            body: job.body.clone()?,
+            channel: job.channel.unwrap_or(JobChannel::Auto),
+        })
+    }
+}
+
+/// The connector an agent runs.
+#[derive(Debug, Clone)]
+pub enum Connector {
+    /// A command line (see `command.rs`).
+    Command(CommandConnector),
+}
+
+impl Connector {
+    /// Sends one job; what became of it.
+    pub async fn send(&self, job: &SendJob) -> StatusBody {
+        match self {
+            Connector::Command(c) => c.send(job).await,
+        }
+    }
+
+    /// Whether `phone` has iMessage.
+    pub async fn detect(&self, phone: &str) -> bool {
+        match self {
+            Connector::Command(c) => c.detect(phone).await,
+        }
+    }
+
+    /// After a crash: what became of a send this agent had handed over and never heard back
+    /// from. A command's outcome is lost with the process that ran it, so it says it cannot tell.
+    pub async fn settle(&self, _message_id: &str) -> StatusBody {
+        match self {
+            Connector::Command(_) => StatusBody {
+                status: ReportedStatus::Failed,
+                failure_reason: Some(
+                    "outcome unknown: the agent stopped while the send command ran; it was not sent again"
+                        .into(),
+                ),
+                channel_used: None,
+            },
+        }
+    }
+}

@@ -1,0 +1,272 @@
+//! `pigeon agent`: the program on the phone's side. It long-polls a node's `/phone/v1/` for the
+//! jobs of one phone, hands each text to a connector (a send command today; Messages.app and
+//! BlueBubbles next), and reports what became of it. It shares the wire types with the server
+//! (`pigeon-protocol`) and nothing else: no engine, no store.
+
+pub mod connector;
+pub mod journal;
+pub mod node;
+pub mod run;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{Args, Subcommand, ValueEnum};
+
+use crate::connector::{CommandConnector, Connector};
+use crate::journal::Journal;
+use crate::node::{Node, NodeError};
+
+/// `pigeon agent`: run the loop, check the setup, or post one inbound text.
+#[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct AgentArgs {
+    #[command(subcommand)]
+    command: Option<AgentCommand>,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+#[derive(Subcommand, Debug)]
+enum AgentCommand {
+    /// Post one text the phone received to the node, and exit (for gammu's `RunOnReceive`, a
+    /// Termux job, or any script).
+    Inbound(InboundArgs),
+}
+
+/// The node and the token; every agent command needs both.
+#[derive(Args, Debug)]
+struct NodeArgs {
+    /// The node, e.g. `https://pigeon.example.com`.
+    #[arg(long, env = "PIGEON_AGENT_SERVER", required = true)]
+    server: Option<String>,
+    /// The phone's agent token (`svc_agent_…`), shown once when the operator added the phone.
+    #[arg(long, env = "PIGEON_AGENT_TOKEN", hide_env_values = true, required = true)]
+    token: Option<String>,
+}
+
+#[derive(Args, Debug)]
+struct InboundArgs {
+    #[command(flatten)]
+    node: NodeArgs,
+    /// The sender, E.164.
+    #[arg(long)]
+    from: String,
+    /// The text.
+    #[arg(long)]
+    body: String,
+}
+
+/// Connectors.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum ConnectorName {
+    /// Any command line that sends a text (gammu, ModemManager, termux-sms-send, …).
+    Command,
+}
+
+#[derive(Args, Debug)]
+struct RunArgs {
+    #[command(flatten)]
+    node: NodeArgs,
+    /// What sends the texts.
+    #[arg(long, env = "PIGEON_AGENT_CONNECTOR", value_enum, required = true)]
+    connector: Option<ConnectorName>,
+    /// Where the journal lives: what was handed to the connector and what the node has not yet
+    /// taken. Keep it across restarts; one directory per phone.
+    #[arg(long, env = "PIGEON_AGENT_STATE_DIR", default_value = "./pigeon-agent-state")]
+    state_dir: PathBuf,
+    /// Sends running at once; at this many the agent stops asking for more.
+    #[arg(long, env = "PIGEON_AGENT_CONCURRENCY", default_value_t = 16)]
+    concurrency: usize,
+    /// How long each poll waits for work (1–30 s; polling keeps the phone online).
+    #[arg(long, env = "PIGEON_AGENT_POLL_WAIT", default_value = "25s", value_parser = humantime::parse_duration)]
+    poll_wait: Duration,
+    /// Check the setup (the node, the token, the state directory, the connector) and exit.
+    #[arg(long)]
+    check: bool,
+    /// `command`: the send command, split as a shell would and run without one; `{to}`,
+    /// `{body}`, `{channel}` and `{message_id}` are replaced inside their argument.
+    #[arg(long, env = "PIGEON_AGENT_SEND_COMMAND")]
+    send_command: Option<String>,
+    /// `command`: exit 0 means delivered, not just sent (for devices without receipts).
+    #[arg(long, env = "PIGEON_AGENT_COMMAND_DELIVERS")]
+    command_delivers: bool,
+    /// `command`: a send (or detection) command running longer is killed and its message fails.
+    #[arg(long, env = "PIGEON_AGENT_COMMAND_TIMEOUT", default_value = "60s", value_parser = humantime::parse_duration)]
+    command_timeout: Duration,
+    /// `command`: tells whether `{phone}` has iMessage (exit 0 yes, else no). Without it: no.
+    #[arg(long, env = "PIGEON_AGENT_DETECT_COMMAND")]
+    detect_command: Option<String>,
+}
+
+/// Runs `pigeon agent` with `args`; the process's exit code.
+pub fn main(args: AgentArgs) -> ExitCode {
+    actix_rt::System::new().block_on(async move {
+        match args.command {
+            Some(AgentCommand::Inbound(a)) => inbound(a).await,
+            None if args.run.check => check(&args.run).await,
+            None => serve(args.run).await,
+        }
+    })
+}
+
+fn node_of(a: &NodeArgs) -> Node {
+    Node::new(a.server.as_deref().unwrap_or_default(), a.token.as_deref().unwrap_or_default())
+}
+
+fn connector_of(a: &RunArgs) -> Result<Connector, String> {
+    match a.connector {
+        Some(ConnectorName::Command) | None => {
+            let send = a.send_command.as_deref().ok_or("--connector command needs --send-command")?;
+            let c = CommandConnector::new(
+                send,
+                a.detect_command.as_deref(),
+                a.command_delivers,
+                a.command_timeout,
+            )?;
+            Ok(Connector::Command(c))
+        }
+    }
+}
+
+async fn inbound(a: InboundArgs) -> ExitCode {
+    match node_of(&a.node).inbound(&a.from, &a.body).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("pigeon agent inbound: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn serve(a: RunArgs) -> ExitCode {
+    let connector = match connector_of(&a) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("pigeon agent: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let (journal, unfinished) = match Journal::open(&a.state_dir) {
+        Ok(j) => j,
+        Err(e) => {
+            eprintln!("pigeon agent: cannot open the journal in {}: {e}", a.state_dir.display());
+            return ExitCode::from(2);
+        }
+    };
+    let poll_wait_s = a.poll_wait.as_secs().clamp(1, pigeon_protocol::MAX_POLL_WAIT_S);
+    tracing::info!(
+        server = a.node.server.as_deref().unwrap_or_default(),
+        connector = ?a.connector,
+        state_dir = %a.state_dir.display(),
+        unsettled = unfinished.attempted.len() + unfinished.unreported.len(),
+        "pigeon agent started"
+    );
+    let cfg = run::Loop {
+        node: node_of(&a.node),
+        connector,
+        journal,
+        concurrency: a.concurrency.max(1),
+        poll_wait_s,
+    };
+    match run::run(cfg, unfinished).await {
+        run::Exit::Stopped => {
+            tracing::info!("pigeon agent stopped");
+            ExitCode::SUCCESS
+        }
+        run::Exit::TokenRefused(e) => {
+            tracing::error!(error = %e, "the node refused the agent token (revoked, or the phone deleted); stopping");
+            eprintln!("pigeon agent: the node refused the agent token: {e}");
+            ExitCode::from(3)
+        }
+        run::Exit::Journal(e) => {
+            tracing::error!(error = %e, "cannot write the journal; stopping rather than risk sending twice");
+            eprintln!("pigeon agent: cannot write the journal: {e}");
+            ExitCode::from(4)
+        }
+    }
+}
+
+/// Each check on its own line: `ok` or `FAIL`, and what to do about a failure.
+async fn check(a: &RunArgs) -> ExitCode {
+    let mut failed = 0;
+    let mut say = |pass: bool, what: String, fix: &str| {
+        println!("{} {what}", if pass { "ok  " } else { "FAIL" });
+        if !pass {
+            println!("     {fix}");
+            failed += 1;
+        }
+    };
+    let server = a.node.server.as_deref().unwrap_or_default();
+    match node_of(&a.node).me().await {
+        Ok(p) => say(
+            true,
+            format!(
+                "the node at {server} takes this token: phone {} ({}), {} of {} sent today",
+                p.number,
+                if p.enabled { "enabled" } else { "disabled by the operator" },
+                p.sent_today,
+                p.daily_limit
+            ),
+            "",
+        ),
+        Err(NodeError::Unauthorized(e)) => say(
+            false,
+            format!("the node at {server} refuses this token: {e}"),
+            "use the phone's agent token (svc_agent_…), shown once when the operator added the phone",
+        ),
+        Err(e) => say(
+            false,
+            format!("cannot reach the node: {e}"),
+            "check --server (scheme, host and port) and that the node answers GET /readyz",
+        ),
+    }
+    match writable(&a.state_dir) {
+        Ok(()) => say(true, format!("the state directory {} is writable", a.state_dir.display()), ""),
+        Err(e) => say(
+            false,
+            format!("the state directory {} is not writable: {e}", a.state_dir.display()),
+            "choose another with --state-dir, or give this user write access",
+        ),
+    }
+    match connector_of(a) {
+        Ok(Connector::Command(c)) => {
+            for program in c.programs() {
+                match find_program(program) {
+                    Some(path) => say(true, format!("`{program}` is at {}", path.display()), ""),
+                    None => say(
+                        false,
+                        format!("`{program}` is not an executable file, nor found in PATH"),
+                        "install it, or give its full path in the command",
+                    ),
+                }
+            }
+        }
+        Err(e) => say(false, e, "see `pigeon agent --help`"),
+    }
+    if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+fn writable(dir: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let probe = dir.join(".check");
+    std::fs::write(&probe, b"ok")?;
+    std::fs::remove_file(probe)
+}
+
+/// `program` as it would run: a path to an executable file, or the first one in `PATH`.
+fn find_program(program: &str) -> Option<PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    let executable =
+        |p: &Path| p.metadata().is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0);
+    if program.contains('/') {
+        let p = PathBuf::from(program);
+        return executable(&p).then_some(p);
+    }
+    std::env::split_paths(&std::env::var_os("PATH")?).map(|d| d.join(program)).find(|p| executable(p))
+}

@@ -1,0 +1,128 @@
+//! The node as the agent sees it: the `/phone/v1/` calls, and what their failures mean for the
+//! agent (wait and try again, give up on this report, or stop: the token is refused).
+
+use std::time::Duration;
+
+use awc::http::StatusCode;
+use pigeon_protocol::{AgentPhone, DataBody, DetectionAnswer, ErrorBody, InboundBody, JobView, StatusBody};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+/// What a call to the node came to, when it did not succeed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NodeError {
+    /// Unreachable, timed out, overloaded or failing (5xx, 408, 429): worth trying again later.
+    Transient(String),
+    /// The token is refused (401): revoked, or never valid. Nothing will work until it changes.
+    Unauthorized(String),
+    /// The node refused this one call (another 4xx) with its envelope: trying again is pointless.
+    Refused {
+        /// HTTP status.
+        status: u16,
+        /// The envelope's stable code.
+        code: String,
+        /// The envelope's words.
+        error: String,
+    },
+}
+
+impl std::fmt::Display for NodeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NodeError::Transient(e) => write!(f, "{e}"),
+            NodeError::Unauthorized(e) => write!(f, "the node refused the agent token: {e}"),
+            NodeError::Refused { status, code, error } => write!(f, "{status} {code}: {error}"),
+        }
+    }
+}
+
+/// A client of one node's `/phone/v1/`, with one agent token.
+#[derive(Clone)]
+pub struct Node {
+    client: awc::Client,
+    base: String,
+}
+
+impl Node {
+    /// A client for the node at `server` (`http://host:port`) with `token`. Calls time out after
+    /// a long poll's `wait` plus `slack`.
+    pub fn new(server: &str, token: &str) -> Self {
+        let client = awc::Client::builder()
+            .timeout(Duration::from_secs(pigeon_protocol::MAX_POLL_WAIT_S + 15))
+            .add_default_header(("authorization", format!("Bearer {token}")))
+            .add_default_header(("user-agent", concat!("pigeon-agent/", env!("CARGO_PKG_VERSION"))))
+            .finish();
+        Self { client, base: server.trim_end_matches('/').to_owned() }
+    }
+
+    /// Leased jobs, waiting up to `wait_s` seconds for the first.
+    pub async fn poll(&self, wait_s: u64) -> Result<Vec<JobView>, NodeError> {
+        self.call::<(), _>("GET", &format!("/phone/v1/jobs?wait={wait_s}"), None).await
+    }
+
+    /// Reports what became of a message.
+    pub async fn report(&self, message_id: &str, body: &StatusBody) -> Result<(), NodeError> {
+        let path = format!("/phone/v1/messages/{message_id}/status");
+        self.call::<_, serde_json::Value>("POST", &path, Some(body)).await.map(drop)
+    }
+
+    /// Answers a detection question.
+    pub async fn answer(&self, job_id: &str, imessage: bool) -> Result<(), NodeError> {
+        let path = format!("/phone/v1/detections/{job_id}");
+        self.call::<_, serde_json::Value>("POST", &path, Some(&DetectionAnswer { imessage })).await.map(drop)
+    }
+
+    /// Forwards a text the phone received.
+    pub async fn inbound(&self, from: &str, body: &str) -> Result<(), NodeError> {
+        let b = InboundBody { from: from.to_owned(), body: body.to_owned() };
+        self.call::<_, serde_json::Value>("POST", "/phone/v1/inbound", Some(&b)).await.map(drop)
+    }
+
+    /// The phone this token belongs to.
+    pub async fn me(&self) -> Result<AgentPhone, NodeError> {
+        self.call::<(), _>("GET", "/phone/v1/me", None).await
+    }
+
+    async fn call<B: Serialize, T: DeserializeOwned>(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<&B>,
+    ) -> Result<T, NodeError> {
+        let url = format!("{}{path}", self.base);
+        let req = match method {
+            "GET" => self.client.get(&url),
+            _ => self.client.post(&url),
+        };
+        let sent = match body {
+            Some(b) => req.send_json(b).await,
+            None => req.send().await,
+        };
+        let mut res = sent.map_err(|e| NodeError::Transient(format!("cannot reach {}: {e}", self.base)))?;
+        let status = res.status();
+        let bytes = res.body().limit(16 << 20).await.map_err(|e| {
+            NodeError::Transient(format!("{} answered {status} and then failed: {e}", self.base))
+        })?;
+        if status.is_success() {
+            return serde_json::from_slice::<DataBody<T>>(&bytes).map(|d| d.data).map_err(|e| {
+                NodeError::Transient(format!("{} answered what the agent cannot read: {e}", self.base))
+            });
+        }
+        let envelope: Option<ErrorBody> = serde_json::from_slice(&bytes).ok();
+        let words =
+            envelope.as_ref().map_or_else(|| status.to_string(), |e| format!("{} ({})", e.error, e.code));
+        Err(match status {
+            StatusCode::UNAUTHORIZED => NodeError::Unauthorized(words),
+            s if s.is_server_error()
+                || s == StatusCode::REQUEST_TIMEOUT
+                || s == StatusCode::TOO_MANY_REQUESTS =>
+            {
+                NodeError::Transient(format!("{} answered {words}", self.base))
+            }
+            s => {
+                let (code, error) = envelope.map_or((String::new(), s.to_string()), |e| (e.code, e.error));
+                NodeError::Refused { status: s.as_u16(), code, error }
+            }
+        })
+    }
+}

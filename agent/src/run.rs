@@ -1,0 +1,289 @@
+//! The agent's loop: long-poll the node for jobs, hand each send to the connector once, report
+//! every outcome until the node takes it, answer detection questions. While the node is away it
+//! backs off (capped, with jitter) and says so once; a refused token stops it.
+
+use std::cell::Cell;
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+use pigeon_protocol::{JobKind, JobView, StatusBody};
+use tokio::sync::{mpsc, watch, Notify, Semaphore};
+
+use crate::connector::{Connector, SendJob};
+use crate::journal::{Journal, Unfinished};
+use crate::node::{Node, NodeError};
+
+/// Reports sent to the node at once.
+const REPORTS_AT_ONCE: usize = 32;
+/// The longest wait between tries while the node is away.
+const MAX_BACKOFF: Duration = Duration::from_secs(30);
+/// How long a stopping agent waits for its last reports.
+const LAST_REPORTS: Duration = Duration::from_secs(5);
+
+/// Why the loop ended.
+#[derive(Debug)]
+pub enum Exit {
+    /// SIGTERM or SIGINT: in-flight sends finished, reports sent or kept.
+    Stopped,
+    /// The node refused the token.
+    TokenRefused(String),
+    /// The journal cannot be written: without it, a send could be repeated.
+    Journal(std::io::Error),
+}
+
+/// The loop's settings.
+pub struct Loop {
+    /// The node.
+    pub node: Node,
+    /// What sends.
+    pub connector: Connector,
+    /// The journal, opened.
+    pub journal: Journal,
+    /// Sends running at once before the agent stops asking for more.
+    pub concurrency: usize,
+    /// A poll's wait, seconds.
+    pub poll_wait_s: u64,
+}
+
+/// An outcome on its way to the node; `journaled` once it is on disk.
+struct Outcome {
+    id: String,
+    report: StatusBody,
+    journaled: bool,
+}
+
+/// Runs the loop until a signal, a refused token or a journal failure.
+pub async fn run(cfg: Loop, unfinished: Unfinished) -> Exit {
+    let Loop { node, connector, journal, concurrency, poll_wait_s } = cfg;
+    let (outcomes, rx) = mpsc::unbounded_channel::<Outcome>();
+    let (refused_tx, mut refused) = watch::channel(None::<String>);
+    let reports_pending = Rc::new(Cell::new(0usize));
+    actix_rt::spawn(report_loop(node.clone(), journal.clone(), rx, refused_tx, reports_pending.clone()));
+
+    for (id, report) in unfinished.unreported {
+        let _ = outcomes.send(Outcome { id, report, journaled: true });
+    }
+    for id in unfinished.attempted {
+        let report = connector.settle(&id).await;
+        tracing::warn!(message_id = %id, status = ?report.status, "settled a send the agent stopped in the middle of");
+        let _ = outcomes.send(Outcome { id, report, journaled: false });
+    }
+
+    let inflight = Rc::new(Cell::new(0usize));
+    let freed = Rc::new(Notify::new());
+    let mut link = Link::default();
+    let stop = stop_signal();
+    tokio::pin!(stop);
+    let exit = loop {
+        while inflight.get() >= concurrency {
+            tokio::select! {
+                _ = freed.notified() => {}
+                _ = &mut stop => break,
+            }
+        }
+        if inflight.get() >= concurrency {
+            break Exit::Stopped;
+        }
+        let polled = tokio::select! {
+            r = node.poll(poll_wait_s) => r,
+            _ = &mut stop => break Exit::Stopped,
+            _ = refused.changed() => break Exit::TokenRefused(refused.borrow().clone().unwrap_or_default()),
+        };
+        let jobs = match polled {
+            Ok(jobs) => {
+                link.up();
+                jobs
+            }
+            Err(NodeError::Unauthorized(e)) => break Exit::TokenRefused(e),
+            Err(e) => {
+                let wait = link.down(&e);
+                tokio::select! {
+                    _ = actix_rt::time::sleep(wait) => {}
+                    _ = &mut stop => break Exit::Stopped,
+                }
+                continue;
+            }
+        };
+        let mut sends: Vec<SendJob> = Vec::new();
+        for job in jobs {
+            match job.kind {
+                JobKind::Detect => detect(&node, &connector, job),
+                JobKind::Send => match SendJob::from_job(&job) {
+                    None => tracing::warn!(job_id = %job.job_id, "a send job without its message; skipped"),
+                    Some(s)
+                        if journal.knows(&s.message_id)
+                            || sends.iter().any(|o| o.message_id == s.message_id) =>
+                    {
+                        // A lease that expired and came back: handed over once already.
+                        tracing::info!(message_id = %s.message_id, "already handed to the connector; not again");
+                    }
+                    Some(s) => sends.push(s),
+                },
+            }
+        }
+        if sends.is_empty() {
+            continue;
+        }
+        let ids: Vec<String> = sends.iter().map(|s| s.message_id.clone()).collect();
+        if let Err(e) = journal.attempted(&ids).await {
+            break Exit::Journal(e);
+        }
+        for s in sends {
+            inflight.set(inflight.get() + 1);
+            let (connector, outcomes, inflight, freed) =
+                (connector.clone(), outcomes.clone(), inflight.clone(), freed.clone());
+            actix_rt::spawn(async move {
+                let report = connector.send(&s).await;
+                tracing::debug!(message_id = %s.message_id, status = ?report.status, "sent");
+                let _ = outcomes.send(Outcome { id: s.message_id, report, journaled: false });
+                inflight.set(inflight.get() - 1);
+                freed.notify_one();
+            });
+        }
+    };
+    if matches!(exit, Exit::Stopped) {
+        tracing::info!(sends = inflight.get(), "stopping: finishing the sends in flight");
+        while inflight.get() > 0 {
+            freed.notified().await;
+        }
+        let until = Instant::now() + LAST_REPORTS;
+        while reports_pending.get() > 0 && Instant::now() < until {
+            actix_rt::time::sleep(Duration::from_millis(20)).await;
+        }
+        if reports_pending.get() > 0 {
+            tracing::warn!(
+                reports = reports_pending.get(),
+                "stopped with reports the node has not taken; they go at the next start"
+            );
+        }
+    }
+    exit
+}
+
+/// Answers a detection question in the background.
+fn detect(node: &Node, connector: &Connector, job: JobView) {
+    let (node, connector) = (node.clone(), connector.clone());
+    actix_rt::spawn(async move {
+        let Some(phone) = job.phone else { return };
+        let imessage = connector.detect(&phone).await;
+        if let Err(e) = node.answer(&job.job_id, imessage).await {
+            tracing::warn!(job_id = %job.job_id, error = %e, "could not answer a detection question");
+        }
+    });
+}
+
+/// Journals outcomes in batches, then reports each until the node takes it.
+async fn report_loop(
+    node: Node,
+    journal: Journal,
+    mut rx: mpsc::UnboundedReceiver<Outcome>,
+    refused: watch::Sender<Option<String>>,
+    pending: Rc<Cell<usize>>,
+) {
+    let slots = std::sync::Arc::new(Semaphore::new(REPORTS_AT_ONCE));
+    while let Some(first) = rx.recv().await {
+        let mut batch = vec![first];
+        while let Ok(more) = rx.try_recv() {
+            batch.push(more);
+        }
+        pending.set(pending.get() + batch.len());
+        let fresh: Vec<(String, StatusBody)> =
+            batch.iter().filter(|o| !o.journaled).map(|o| (o.id.clone(), o.report.clone())).collect();
+        if !fresh.is_empty() {
+            if let Err(e) = journal.outcomes(&fresh).await {
+                tracing::error!(error = %e, "cannot write outcomes to the journal; reporting them anyway");
+            }
+        }
+        for o in batch {
+            let permit = slots.clone().acquire_owned().await.expect("never closed");
+            let (node, journal, refused, pending) =
+                (node.clone(), journal.clone(), refused.clone(), pending.clone());
+            actix_rt::spawn(async move {
+                deliver(&node, &journal, &o.id, &o.report, &refused).await;
+                pending.set(pending.get() - 1);
+                drop(permit);
+            });
+        }
+    }
+}
+
+/// Reports one outcome until the node takes it (or refuses it for good, or refuses the token).
+async fn deliver(
+    node: &Node,
+    journal: &Journal,
+    id: &str,
+    report: &StatusBody,
+    refused: &watch::Sender<Option<String>>,
+) {
+    let mut wait = Duration::from_millis(250);
+    loop {
+        match node.report(id, report).await {
+            Ok(()) => break,
+            Err(NodeError::Refused { status, code, error }) => {
+                // Gone (404) or already final (409): the node will never take it.
+                tracing::warn!(message_id = %id, status, code = %code, error = %error, "the node refused a report; dropped");
+                break;
+            }
+            Err(NodeError::Unauthorized(e)) => {
+                // Kept in the journal for a start with a valid token.
+                let _ = refused.send(Some(e));
+                return;
+            }
+            Err(NodeError::Transient(e)) => {
+                tracing::debug!(message_id = %id, error = %e, "report not taken yet");
+                actix_rt::time::sleep(jittered(wait)).await;
+                wait = (wait * 2).min(MAX_BACKOFF);
+            }
+        }
+    }
+    if let Err(e) = journal.acked(id).await {
+        tracing::warn!(message_id = %id, error = %e, "cannot record a report as taken; it will be sent again");
+    }
+}
+
+/// The link to the node: backoff while it is away, one log line when it goes and one when it is back.
+#[derive(Default)]
+struct Link {
+    down_since: Option<Instant>,
+    wait: Duration,
+}
+
+impl Link {
+    /// A failed poll: how long to wait before the next.
+    fn down(&mut self, why: &NodeError) -> Duration {
+        if self.down_since.is_none() {
+            tracing::warn!(error = %why, "the node is unreachable; retrying with backoff (at most every 30 s)");
+            self.down_since = Some(Instant::now());
+            self.wait = Duration::from_millis(500);
+        } else {
+            self.wait = (self.wait * 2).min(MAX_BACKOFF);
+        }
+        jittered(self.wait)
+    }
+
+    /// A poll answered.
+    fn up(&mut self) {
+        if let Some(since) = self.down_since.take() {
+            tracing::info!(after_s = since.elapsed().as_secs(), "the node is reachable again");
+        }
+    }
+}
+
+/// `d` scaled by a factor in [0.5, 1), so agents that lost the node together do not return in step.
+fn jittered(d: Duration) -> Duration {
+    let nanos =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().subsec_nanos();
+    d.mul_f64(0.5 + f64::from(nanos % 1000) / 2000.0)
+}
+
+/// Resolves on SIGTERM or SIGINT.
+async fn stop_signal() {
+    let mut term = match actix_rt::signal::unix::signal(actix_rt::signal::unix::SignalKind::terminate()) {
+        Ok(s) => s,
+        Err(_) => return std::future::pending().await,
+    };
+    tokio::select! {
+        _ = term.recv() => {}
+        _ = actix_rt::signal::ctrl_c() => {}
+    }
+}

@@ -1,0 +1,182 @@
+//! The wire types of the phone-agent API, `/phone/v1/`, and the envelopes every answer comes in.
+//! The server serves them and `pigeon agent` speaks them; both take them from here, so the two
+//! sides cannot drift, and the agent needs neither the engine nor the store.
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// The success envelope.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct DataBody<T> {
+    /// The payload.
+    pub data: T,
+}
+
+/// The error envelope.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct ErrorBody {
+    /// Plain English, safe to show.
+    pub error: String,
+    /// Stable code to match on.
+    pub code: String,
+}
+
+/// What a job asks of the phone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum JobKind {
+    /// Send a text.
+    Send,
+    /// Tell whether a number has iMessage.
+    Detect,
+}
+
+/// The channel a send asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum JobChannel {
+    /// iMessage when the number has it, else SMS.
+    Auto,
+    /// iMessage.
+    Imessage,
+    /// SMS.
+    Sms,
+}
+
+/// A job as the agent gets it: `send` (`message_id`, `to`, `body`, `channel`) or `detect` (`phone`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct JobView {
+    /// Lease id (send: answer within 60 s or the job returns to the queue) or question id (detect).
+    pub job_id: String,
+    /// `send` or `detect`.
+    pub kind: JobKind,
+    /// Send: message to send.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message_id: Option<String>,
+    /// Send: recipient.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<String>,
+    /// Send: text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body: Option<String>,
+    /// Send: `auto`, `imessage` or `sms`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub channel: Option<JobChannel>,
+    /// Detect: the number to check for iMessage.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phone: Option<String>,
+}
+
+/// What a phone reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ReportedStatus {
+    /// Handed to the network.
+    Sent,
+    /// Reached the recipient.
+    Delivered,
+    /// Will not arrive.
+    Failed,
+}
+
+/// What a phone used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum UsedChannel {
+    /// iMessage.
+    Imessage,
+    /// SMS.
+    Sms,
+}
+
+/// Body of a status report.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StatusBody {
+    /// `sent`, `delivered` or `failed`.
+    pub status: ReportedStatus,
+    /// Carrier-level detail, for `failed`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure_reason: Option<String>,
+    /// `imessage` or `sms`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub channel_used: Option<UsedChannel>,
+}
+
+/// Body of an inbound text.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct InboundBody {
+    /// Sender, E.164.
+    #[schema(pattern = r"^\+[0-9]{10,15}$")]
+    pub from: String,
+    /// Text (STOP, START and their synonyms change the sender's opt-out).
+    #[schema(max_length = 10000)]
+    pub body: String,
+}
+
+/// Body of a detection answer.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DetectionAnswer {
+    /// Whether the number has iMessage.
+    pub imessage: bool,
+}
+
+/// Answer of a detection report.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct DetectionAck {
+    /// The job.
+    pub job_id: String,
+    /// The number it was about.
+    pub phone: String,
+    /// The answer recorded.
+    pub imessage: bool,
+}
+
+/// The phone an agent token belongs to, as `GET /phone/v1/me` answers (the agent's `--check`).
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct AgentPhone {
+    /// Phone id.
+    pub phone_id: String,
+    /// Its number, E.164.
+    pub number: String,
+    /// Whether the node routes messages to it.
+    pub enabled: bool,
+    /// Messages per UTC day.
+    pub daily_limit: u32,
+    /// Messages assigned to it today (UTC).
+    pub sent_today: u32,
+}
+
+/// The longest wait a job poll may ask for, in seconds.
+pub const MAX_POLL_WAIT_S: u64 = 30;
+
+/// How long a send job's lease lasts: unanswered, the job goes back to the queue.
+pub const LEASE_S: u64 = 60;
+
+/// How recently an agent must have polled for its phone to count as online.
+pub const ONLINE_WINDOW_S: u64 = 30;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_send_job_reads_and_a_report_writes_as_the_api_says() {
+        let job: JobView = serde_json::from_str(
+            r#"{"job_id":"01J","kind":"send","message_id":"01M","to":"+15551234567","body":"hi","channel":"auto"}"#,
+        )
+        .unwrap();
+        assert_eq!((job.kind, job.channel), (JobKind::Send, Some(JobChannel::Auto)));
+        let detect: JobView =
+            serde_json::from_str(r#"{"job_id":"01D","kind":"detect","phone":"+1555"}"#).unwrap();
+        assert_eq!((detect.kind, detect.message_id), (JobKind::Detect, None));
+        let report = StatusBody {
+            status: ReportedStatus::Failed,
+            failure_reason: Some("no".into()),
+            channel_used: None,
+        };
+        assert_eq!(serde_json::to_string(&report).unwrap(), r#"{"status":"failed","failure_reason":"no"}"#);
+    }
+}

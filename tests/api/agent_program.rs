@@ -1,0 +1,313 @@
+//! `pigeon agent`, the real executable, against a real node: the `command` connector sends each
+//! job once and reports it; a `kill -9` mid-send neither repeats the send nor leaves it to the
+//! lease; a node that is down for 10 s gets the reports it missed; `inbound`, `--check`, and a
+//! revoked token.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use serde_json::json;
+
+use crate::helpers::*;
+
+/// A running `pigeon agent`.
+struct AgentProcess {
+    child: Child,
+}
+
+impl AgentProcess {
+    /// Runs `pigeon agent` for `token` on `base` with the `command` connector and `args`, its
+    /// journal in `state`, its log beside it.
+    fn start(base: &str, token: &str, state: &Path, args: &[&str]) -> Self {
+        let log =
+            std::fs::OpenOptions::new().create(true).append(true).open(state.with_extension("log")).unwrap();
+        let child = Command::new(env!("CARGO_BIN_EXE_pigeon"))
+            .args([
+                "agent",
+                "--server",
+                base,
+                "--token",
+                token,
+                "--connector",
+                "command",
+                "--poll-wait",
+                "1s",
+            ])
+            .arg("--state-dir")
+            .arg(state)
+            .args(args)
+            .env("PIGEON_AGENT_LOG", "pigeon_agent=debug")
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .unwrap();
+        Self { child }
+    }
+
+    fn kill9(mut self) {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+    }
+
+    /// Its exit code, if it exits within `within`.
+    fn exit_within(&mut self, within: Duration) -> Option<i32> {
+        let until = std::time::Instant::now() + within;
+        while std::time::Instant::now() < until {
+            if let Some(s) = self.child.try_wait().unwrap() {
+                return s.code();
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        None
+    }
+}
+
+impl Drop for AgentProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A tenant without quiet hours (the manual clock's noon UTC is night in the recipients' zones)
+/// and one agent phone: `(tenant, phone id, agent token)`.
+async fn tenant_with_agent_phone(app: &TestApp) -> (Tenant, String, String) {
+    let t = app.create_tenant("scale").await;
+    app.patch_tenant(&t.id, json!({"quiet_hours": {"enabled": false}})).await.expect(200, None);
+    let (phone, token) = app.agent_phone(&t.id, "+14155550999").await;
+    (t, phone, token)
+}
+
+/// Waits until the tenant's phone is online (its agent has polled).
+async fn wait_online(app: &TestApp, key: &str) {
+    for _ in 0..200 {
+        let r = app.call("GET", "/v1/phones", Some(key), None).await.expect(200, None);
+        if r.data()[0]["online"] == true {
+            return;
+        }
+        actix_web::rt::time::sleep(Duration::from_millis(25)).await;
+    }
+    panic!("the agent never polled");
+}
+
+/// Polls until `f` holds (at most `secs` seconds).
+async fn eventually(secs: u64, what: &str, mut f: impl FnMut() -> bool) {
+    for _ in 0..secs * 20 {
+        if f() {
+            return;
+        }
+        actix_web::rt::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("never: {what}");
+}
+
+/// The lines of `path` (none if it does not exist).
+fn lines(path: &Path) -> Vec<String> {
+    std::fs::read_to_string(path).map(|s| s.lines().map(str::to_owned).collect()).unwrap_or_default()
+}
+
+/// A send command that records each call (`calls`: one message id a line), keeps the body it was
+/// given in a file named after the message, waits `sleep` seconds, and refuses `+14155550113`.
+fn recording_command(out: &Path, sleep: u32) -> String {
+    let script = format!(
+        r#"echo "$1" >> "$0/calls"; printf "%s" "$3" > "$0/$1"; sleep {sleep}; case "$2" in +14155550113) echo "trying" >&2; echo "number $2 refused by the modem" >&2; exit 2;; esac"#
+    );
+    shell_quote(&["sh", "-c", &script, out.to_str().unwrap(), "{message_id}", "{to}", "{body}"])
+}
+
+/// Joins words into one command line that splits back into them.
+fn shell_quote(words: &[&str]) -> String {
+    words.iter().map(|w| format!("'{}'", w.replace('\'', r"'\''"))).collect::<Vec<_>>().join(" ")
+}
+
+/// Runs `pigeon agent ARGS` to its end: exit code, stdout, stderr.
+fn agent_cli(args: Vec<String>) -> (Option<i32>, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_pigeon")).arg("agent").args(args).output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn dirs() -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let d = tempfile::tempdir().unwrap();
+    let (out, state) = (d.path().join("out"), d.path().join("state"));
+    std::fs::create_dir_all(&out).unwrap();
+    (d, out, state)
+}
+
+#[actix_web::test]
+async fn the_command_connector_sends_each_job_once_byte_for_byte_and_reports_it() {
+    let app = spawn_app().await;
+    let (t, _, token) = tenant_with_agent_phone(&app).await;
+    let (_d, out, state) = dirs();
+    let cmd = recording_command(&out, 0);
+    let _agent =
+        AgentProcess::start(&app.api.base, &token, &state, &["--send-command", &cmd, "--command-delivers"]);
+    wait_online(&app, &t.live).await;
+
+    let hostile = "He said \"hi\" & 'bye'\n$(touch /tmp/pigeon-pwned) `id` ; end tell\n-- {to} {body}";
+    let mut sent = Vec::new();
+    for (to, body) in
+        [("+14155550100", "hello"), ("+14155550101", hostile), ("+14155550113", "to a refused number")]
+    {
+        let r = app.send(&t.live, json!({"to": to, "body": body})).await.expect(202, None);
+        sent.push((r.data()["message_id"].as_str().unwrap().to_owned(), body));
+    }
+    let ok = app.wait_status(&t.live, &sent[0].0, "delivered").await;
+    assert_eq!(ok["channel_used"], "sms");
+    app.wait_status(&t.live, &sent[1].0, "delivered").await;
+    let failed = app.wait_status(&t.live, &sent[2].0, "failed").await;
+    assert_eq!(failed["failure_reason"], "number +14155550113 refused by the modem", "{failed}");
+    for (id, body) in &sent {
+        assert_eq!(std::fs::read_to_string(out.join(id)).unwrap(), *body, "the body arrives byte for byte");
+    }
+    let mut calls = lines(&out.join("calls"));
+    calls.sort();
+    let mut ids: Vec<String> = sent.iter().map(|(id, _)| id.clone()).collect();
+    ids.sort();
+    assert_eq!(calls, ids, "each message handed to the command once");
+    assert!(!Path::new("/tmp/pigeon-pwned").exists());
+}
+
+#[actix_web::test]
+async fn a_kill_9_mid_send_neither_repeats_the_send_nor_leaves_it_to_the_lease() {
+    let app = spawn_app().await;
+    let (t, _, token) = tenant_with_agent_phone(&app).await;
+    let (_d, out, state) = dirs();
+    let cmd = recording_command(&out, 20);
+    let agent = AgentProcess::start(&app.api.base, &token, &state, &["--send-command", &cmd]);
+    wait_online(&app, &t.live).await;
+    let id = app.send_ok(&t.live, "+14155550100").await;
+    let calls = out.join("calls");
+    eventually(10, "the send command runs", || lines(&calls).len() == 1).await;
+    agent.kill9();
+    assert_eq!(app.message(&t.live, &id).await["status"], "sending");
+
+    // Restarted on the same journal, it settles the send it was in the middle of at once (the
+    // manual clock has not moved: the lease has not run out).
+    let _agent = AgentProcess::start(&app.api.base, &token, &state, &["--send-command", &cmd]);
+    let m = app.wait_status(&t.live, &id, "failed").await;
+    assert!(m["failure_reason"].as_str().unwrap().starts_with("outcome unknown"), "{m}");
+    // Past the lease the message stays settled, and the command ran once.
+    app.clock.advance(Duration::from_secs(61));
+    actix_web::rt::time::sleep(Duration::from_millis(1500)).await;
+    assert_eq!(app.message(&t.live, &id).await["status"], "failed");
+    assert_eq!(lines(&calls), vec![id]);
+}
+
+#[actix_web::test]
+async fn a_lease_that_runs_out_mid_send_comes_back_and_is_not_sent_again() {
+    let app = spawn_app().await;
+    let (t, _, token) = tenant_with_agent_phone(&app).await;
+    let (_d, out, state) = dirs();
+    let cmd = recording_command(&out, 3);
+    let _agent =
+        AgentProcess::start(&app.api.base, &token, &state, &["--send-command", &cmd, "--command-delivers"]);
+    wait_online(&app, &t.live).await;
+    let id = app.send_ok(&t.live, "+14155550100").await;
+    let calls = out.join("calls");
+    eventually(10, "the send command runs", || lines(&calls).len() == 1).await;
+    // The lease runs out while the command still runs: the node queues the message again and
+    // the agent, polling, is handed it a second time.
+    app.clock.advance(Duration::from_secs(61));
+    app.wait_status(&t.live, &id, "delivered").await;
+    actix_web::rt::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(lines(&calls), vec![id], "handed to the command once");
+    let log = std::fs::read_to_string(state.with_extension("log")).unwrap();
+    assert!(log.contains("already handed to the connector; not again"), "the job came back: {log}");
+}
+
+#[actix_web::test]
+async fn reports_made_while_the_node_is_down_arrive_when_it_is_back() {
+    let app = spawn_app().await;
+    let (t, _, token) = tenant_with_agent_phone(&app).await;
+    let (_d, out, state) = dirs();
+    let cmd = recording_command(&out, 2);
+    let _agent =
+        AgentProcess::start(&app.api.base, &token, &state, &["--send-command", &cmd, "--command-delivers"]);
+    wait_online(&app, &t.live).await;
+    let id = app.send_ok(&t.live, "+14155550100").await;
+    let calls = out.join("calls");
+    eventually(10, "the send command runs", || lines(&calls).len() == 1).await;
+    // Down for 10 s: the send finishes meanwhile and its report waits in the journal.
+    let app = app.restart_after(Duration::from_secs(10)).await;
+    let started = std::time::Instant::now();
+    app.wait_status_within(&t.live, &id, "delivered", Duration::from_secs(20)).await;
+    wait_online(&app, &t.live).await;
+    let next = app.send_ok(&t.live, "+14155550101").await;
+    app.wait_status_within(&t.live, &next, "delivered", Duration::from_secs(20)).await;
+    assert!(started.elapsed() < Duration::from_secs(20), "{:?}", started.elapsed());
+    assert_eq!(lines(&calls).len(), 2);
+}
+
+#[actix_web::test]
+async fn inbound_posts_one_text_and_check_says_what_is_wrong() {
+    let app = spawn_app().await;
+    let (t, phone, token) = tenant_with_agent_phone(&app).await;
+    let base = app.api.base.clone();
+    let node =
+        |token: &str| vec!["--server".to_owned(), base.clone(), "--token".to_owned(), token.to_owned()];
+
+    let mut args = vec!["inbound".to_owned()];
+    args.extend(node(&token));
+    args.extend(["--from", "+14155550123", "--body", "Is this the pharmacy?"].map(String::from));
+    let (code, _, err) = actix_web::rt::task::spawn_blocking(move || agent_cli(args)).await.unwrap();
+    assert_eq!(code, Some(0), "{err}");
+    let r = app.call("GET", "/v1/messages?direction=inbound", Some(&t.live), None).await.expect(200, None);
+    assert_eq!(r.data()[0]["body"], "Is this the pharmacy?");
+    assert_eq!(r.data()[0]["from"], "+14155550123");
+
+    let mut args = vec!["inbound".to_owned()];
+    args.extend(node(&token));
+    args.extend(["--from", "12345", "--body", "x"].map(String::from));
+    let (code, _, err) = actix_web::rt::task::spawn_blocking(move || agent_cli(args)).await.unwrap();
+    assert_eq!(code, Some(1));
+    assert!(err.contains("INVALID_PHONE_NUMBER"), "{err}");
+
+    let state = tempfile::tempdir().unwrap();
+    let check = |token: &str, send: &str| {
+        let mut a = vec!["--check".to_owned(), "--connector".to_owned(), "command".to_owned()];
+        a.extend(node(token));
+        a.extend(["--send-command".to_owned(), send.to_owned(), "--state-dir".to_owned()]);
+        a.push(state.path().to_str().unwrap().to_owned());
+        a
+    };
+    let (good, bad_token, bad_cmd) = (
+        check(&token, "true {to}"),
+        check("svc_agent_nope", "true"),
+        check(&token, "/nonexistent/modem {to}"),
+    );
+    let (good, bad_token, bad_cmd) = actix_web::rt::task::spawn_blocking(move || {
+        (agent_cli(good), agent_cli(bad_token), agent_cli(bad_cmd))
+    })
+    .await
+    .unwrap();
+    assert_eq!(good.0, Some(0), "{}", good.1);
+    assert!(
+        good.1.contains("ok   the node at") && good.1.contains("phone +14155550999 (enabled)"),
+        "{}",
+        good.1
+    );
+    assert!(good.1.contains("ok   `true` is at"), "{}", good.1);
+    assert_eq!(bad_token.0, Some(1));
+    assert!(
+        bad_token.1.contains("FAIL the node at") && bad_token.1.contains("refuses this token"),
+        "{}",
+        bad_token.1
+    );
+    assert_eq!(bad_cmd.0, Some(1));
+    assert!(bad_cmd.1.contains("FAIL `/nonexistent/modem` is not an executable file"), "{}", bad_cmd.1);
+
+    // A revoked token (the phone deleted): the running agent stops, non-zero, at once.
+    let (_d, _out, state) = dirs();
+    let mut agent = AgentProcess::start(&app.api.base, &token, &state, &["--send-command", "true"]);
+    wait_online(&app, &t.live).await;
+    app.call("DELETE", &format!("/admin/v1/phones/{phone}"), Some(ADMIN), None).await.expect(200, None);
+    let code = actix_web::rt::task::spawn_blocking(move || agent.exit_within(Duration::from_secs(10)))
+        .await
+        .unwrap();
+    assert_eq!(code, Some(3));
+}
