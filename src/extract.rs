@@ -97,7 +97,8 @@ impl FromRequest for Agent {
     type Future = std::future::Ready<Result<Self, ApiError>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        with_bearer(req, |engine, token| Ok(Agent(engine.agent(token)?)))
+        let user_agent = req.headers().get(header::USER_AGENT).and_then(|v| v.to_str().ok());
+        with_bearer(req, |engine, token| Ok(Agent(engine.agent(token, user_agent)?)))
     }
 }
 

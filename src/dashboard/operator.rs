@@ -107,12 +107,15 @@ async fn admin_tenant_page(engine: &Engine, s: &Session, id: &str, notice: Optio
         h2 { "Phones" }
         @if phones.is_empty() { p { "No phones." } } @else {
             table {
-                tr { th scope="col" { "Number" } th scope="col" { "Driver" } th scope="col" { "Online" } th scope="col" { "Sent today" } }
+                tr { th scope="col" { "Number" } th scope="col" { "Driver" } th scope="col" { "Online" }
+                     th scope="col" { "Last poll" } th scope="col" { "Agent" } th scope="col" { "Sent today" } }
                 @for p in &phones {
                     tr {
                         td { (p.record.number) }
                         td { (format!("{:?}", p.record.driver).to_lowercase()) }
                         td { @if p.online { "online" } @else { "offline" } }
+                        td { (last_poll(p)) }
+                        td { (p.agent.as_deref().unwrap_or("—")) }
                         td { (p.sent_today) " of " (p.record.daily_limit) }
                     }
                 }
@@ -121,6 +124,11 @@ async fn admin_tenant_page(engine: &Engine, s: &Session, id: &str, notice: Optio
         p { a href="/dashboard/admin/tenants" { "All tenants" } }
     };
     html_response(StatusCode::OK, page("Tenant", Some(s), body))
+}
+
+/// An agent's last call, to the second (UTC); a dash for a sim or an agent not heard from.
+fn last_poll(p: &pigeon_actors::PhoneView) -> String {
+    p.last_poll_at.map_or_else(|| "—".to_owned(), |t| t.format("%Y-%m-%d %H:%M:%S UTC").to_string())
 }
 
 /// A lowercase enum name as the API spells it (`suspended`, `growth`).
@@ -230,7 +238,8 @@ pub(super) async fn admin_phones(
             table {
                 caption { "Phones, by tenant" }
                 tr { th scope="col" { "Number" } th scope="col" { "Tenant" } th scope="col" { "Driver" }
-                     th scope="col" { "Enabled" } th scope="col" { "Online" } th scope="col" { "Sent today" } }
+                     th scope="col" { "Enabled" } th scope="col" { "Online" } th scope="col" { "Last poll" }
+                     th scope="col" { "Agent" } th scope="col" { "Sent today" } }
                 @for p in &list {
                     tr {
                         td { (p.record.number) }
@@ -238,6 +247,8 @@ pub(super) async fn admin_phones(
                         td { (wire_name(p.record.driver)) }
                         td { @if p.record.enabled { "yes" } @else { "disabled" } }
                         td { @if p.online { "online" } @else { "offline" } }
+                        td { (last_poll(p)) }
+                        td { (p.agent.as_deref().unwrap_or("—")) }
                         td { (p.sent_today) " of " (p.record.daily_limit) }
                     }
                 }

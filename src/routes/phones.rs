@@ -81,6 +81,12 @@ pub struct OperatorPhone {
     pub enabled: bool,
     /// Online now (sim: the switch; agent: polled in the last 30 s).
     pub online: bool,
+    /// An agent's last call (null for a sim, or an agent not heard from yet).
+    #[serde(with = "pigeon_actors::storage::ts::option")]
+    pub last_poll_at: Option<DateTime<Utc>>,
+    /// What the agent says it is, from its `User-Agent` (`pigeon-agent/0.1.0`), since the node
+    /// started; null until it calls.
+    pub agent: Option<String>,
     /// Sim settings (null for agents).
     pub sim: Option<SimBody>,
     /// Creation time.
@@ -103,6 +109,8 @@ impl OperatorPhone {
             sent_today: p.sent_today,
             enabled: r.enabled,
             online: p.online,
+            last_poll_at: p.last_poll_at,
+            agent: p.agent,
             sim: (r.driver == PhoneDriver::Sim)
                 .then_some(SimBody { latency_ms: r.sim.latency_ms, failure_rate: r.sim.failure_rate }),
             created_at: r.created_at,

@@ -170,6 +170,15 @@ async fn the_command_connector_sends_each_job_once_byte_for_byte_and_reports_it(
     ids.sort();
     assert_eq!(calls, ids, "each message handed to the command once");
     assert!(!Path::new("/tmp/pigeon-pwned").exists());
+
+    // The operator sees which agent each phone runs, and when it last called.
+    let r = app
+        .call("GET", &format!("/admin/v1/phones?tenant_id={}", t.id), Some(ADMIN), None)
+        .await
+        .expect(200, None);
+    let phone = &r.data()[0];
+    assert_eq!(phone["agent"], concat!("pigeon-agent/", env!("CARGO_PKG_VERSION")), "{phone}");
+    assert_eq!(phone["last_poll_at"], "2026-11-22T12:00:00.000Z", "the node's (manual) clock: {phone}");
 }
 
 #[actix_web::test]

@@ -215,11 +215,34 @@ async fn sign_in_see_the_overview_and_sign_out_in_chromium() {
     op.wait().for_element(Locator::XPath("//button[text()='Reactivate']")).await.unwrap();
     assert!(text(&op).await.contains("suspended"));
     shot(&op, "operator-tenant").await;
+    // Another tenant's phone runs `pigeon agent`, which has just polled.
+    let bravo = app
+        .call(
+            "POST",
+            "/admin/v1/tenants",
+            Some(ADMIN),
+            Some(serde_json::json!({"name": "bravo", "plan": "starter"})),
+        )
+        .await
+        .expect(201, None);
+    let (_, agent) = app.agent_phone(bravo.data()["id"].as_str().unwrap(), "+15550100002").await;
+    let polled = awc::Client::new()
+        .get(format!("{}/phone/v1/jobs?wait=0", app.base))
+        .insert_header(("User-Agent", "pigeon-agent/0.1.0"))
+        .bearer_auth(&agent)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(polled.status(), 200);
     op.find(Locator::LinkText("Phones")).await.unwrap().click().await.unwrap();
     op.wait().for_element(Locator::Css("table caption")).await.unwrap();
     let phones = text(&op).await;
     assert!(
         phones.contains("+15550100001") && phones.contains("online") && phones.contains("1 of 300"),
+        "{phones}"
+    );
+    assert!(
+        phones.contains("+15550100002 bravo agent yes online") && phones.contains("pigeon-agent/0.1.0"),
         "{phones}"
     );
     shot(&op, "operator-phones").await;

@@ -268,14 +268,19 @@ async fn the_operator_sees_every_phone_and_the_nodes_webhook_outcomes() {
         let at = page.find(&format!("<td>{number}</td>")).unwrap_or_else(|| panic!("{number}: {page}"));
         page[at..].split("</tr>").next().unwrap().to_owned()
     };
-    assert!(row("+15550100001").contains("<td>online</td><td>1 of 300</td>"), "{}", row("+15550100001"));
+    assert!(
+        row("+15550100001").contains("<td>online</td><td>—</td><td>—</td><td>1 of 300</td>"),
+        "{}",
+        row("+15550100001")
+    );
     assert!(row("+15550100001").contains(&format!("/dashboard/admin/tenants/{}", a.id)));
     assert!(
-        row("+15550100002").contains("<td>agent</td><td>yes</td><td>online</td>"),
+        row("+15550100002")
+            .contains("<td>agent</td><td>yes</td><td>online</td><td>2026-11-22 12:00:00 UTC</td>"),
         "{}",
         row("+15550100002")
     );
-    assert!(row("+15550100003").contains("<td>offline</td>"));
+    assert!(row("+15550100003").contains("<td>offline</td><td>—</td><td>—</td>"), "{}", row("+15550100003"));
     // Tenant by tenant: both of b's phones after a's.
     let (p1, p2) = (page.find("+15550100001").unwrap(), page.find("+15550100002").unwrap());
     assert!(p1 < p2);

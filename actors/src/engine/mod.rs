@@ -454,7 +454,7 @@ impl Engine {
     }
 
     /// Authenticates a phone agent by its token (constant-time hash comparison).
-    pub fn agent(&self, token: &str) -> Result<AgentHandle, EngineError> {
+    pub fn agent(&self, token: &str, user_agent: Option<&str>) -> Result<AgentHandle, EngineError> {
         if !token.starts_with("svc_agent_") {
             return Err(EngineError::InvalidApiKey);
         }
@@ -466,6 +466,9 @@ impl Engine {
             return Err(EngineError::InvalidApiKey);
         }
         let (entry, tenant) = self.running_phone(tenant_id, phone_id)?;
+        if let Some(ua) = user_agent {
+            entry.live.saw_agent(ua);
+        }
         Ok(AgentHandle { engine: self.clone(), phone_id, entry, tenant })
     }
 

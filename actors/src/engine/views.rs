@@ -52,12 +52,34 @@ impl Engine {
             .page(after, limit)?
             .into_iter()
             .map(|rec| {
-                let online = match running.get(&rec.id) {
-                    Some(p) => p.live.is_online(now.timestamp_millis()),
-                    None => rec.driver == PhoneDriver::Sim && rec.sim_online,
+                let (online, last_poll_ms, agent) = match running.get(&rec.id) {
+                    Some(p) => {
+                        (p.live.is_online(now.timestamp_millis()), p.live.last_poll_ms(), p.live.agent())
+                    }
+                    None => {
+                        let saved = match rec.driver {
+                            PhoneDriver::Agent => self
+                                .inner
+                                .store
+                                .tenants()
+                                .counter(rec.tenant_id, &phone::polled_counter(rec.id))?,
+                            PhoneDriver::Sim => 0,
+                        };
+                        (
+                            rec.driver == PhoneDriver::Sim && rec.sim_online,
+                            (saved > 0).then_some(saved as i64),
+                            None,
+                        )
+                    }
                 };
                 let sent = self.inner.store.tenants().counter(rec.tenant_id, &sent_counter(rec.id, day))?;
-                Ok(PhoneView { online, sent_today: u32::try_from(sent).unwrap_or(u32::MAX), record: rec })
+                Ok(PhoneView {
+                    online,
+                    last_poll_at: last_poll_ms.and_then(chrono::DateTime::from_timestamp_millis),
+                    agent,
+                    sent_today: u32::try_from(sent).unwrap_or(u32::MAX),
+                    record: rec,
+                })
             })
             .collect()
     }

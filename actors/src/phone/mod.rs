@@ -48,6 +48,8 @@ pub struct PhoneLive {
     sim_online: AtomicBool,
     last_poll_ms: AtomicI64,
     saved_poll_ms: AtomicI64,
+    /// What the agent says it is (its `User-Agent`), since this node started.
+    agent: std::sync::Mutex<Option<String>>,
 }
 
 impl PhoneLive {
@@ -60,6 +62,7 @@ impl PhoneLive {
             sim_online: AtomicBool::new(rec.sim_online),
             last_poll_ms: AtomicI64::new(last),
             saved_poll_ms: AtomicI64::new(last),
+            agent: std::sync::Mutex::new(None),
         })
     }
 
@@ -83,6 +86,27 @@ impl PhoneLive {
         {
             store.tenants().set_counter(tenant, &polled_counter(phone), now_ms.max(0) as u64);
         }
+    }
+
+    /// When the agent last called (none for a sim, or an agent never heard from).
+    pub fn last_poll_ms(&self) -> Option<i64> {
+        let last = self.last_poll_ms.load(Ordering::Relaxed);
+        (self.driver == PhoneDriver::Agent && last > i64::MIN / 4).then_some(last)
+    }
+
+    /// The agent's `User-Agent` (as `pigeon-agent/0.1.0`), kept to show the operator which agent
+    /// and version each phone runs; at most 64 visible characters.
+    pub(crate) fn saw_agent(&self, user_agent: &str) {
+        let ua: String = user_agent.chars().filter(|c| !c.is_control()).take(64).collect();
+        let mut g = self.agent.lock().unwrap();
+        if g.as_deref() != Some(ua.as_str()) {
+            *g = Some(ua);
+        }
+    }
+
+    /// What [`saw_agent`](Self::saw_agent) kept.
+    pub fn agent(&self) -> Option<String> {
+        self.agent.lock().unwrap().clone()
     }
 
     pub(crate) fn set_sim_online(&self, on: bool) {

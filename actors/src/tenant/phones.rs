@@ -79,6 +79,8 @@ impl PhoneSlot {
     pub(super) fn view(&mut self, now: DateTime<Utc>) -> PhoneView {
         PhoneView {
             online: self.live.is_online(now.timestamp_millis()),
+            last_poll_at: self.live.last_poll_ms().and_then(chrono::DateTime::from_timestamp_millis),
+            agent: self.live.agent(),
             sent_today: if self.day == now.date_naive() { self.sent_today } else { 0 },
             record: self.rec.clone(),
         }
@@ -92,6 +94,10 @@ pub struct PhoneView {
     pub record: PhoneRecord,
     /// Online now.
     pub online: bool,
+    /// An agent's last call (none for a sim, or an agent never heard from).
+    pub last_poll_at: Option<DateTime<Utc>>,
+    /// An agent's `User-Agent` since the node started (`pigeon-agent/0.1.0`).
+    pub agent: Option<String>,
     /// Messages assigned to it today (UTC).
     pub sent_today: u32,
 }

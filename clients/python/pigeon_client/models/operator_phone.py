@@ -30,7 +30,12 @@ class OperatorPhone:
         online (bool): Online now (sim: the switch; agent: polled in the last 30 s).
         sent_today (int): Messages assigned today.
         tenant_id (str): Owner.
+        agent (None | str | Unset): What the agent says it is, from its `User-Agent` (`pigeon-agent/0.1.0`), since the
+            node
+            started; null until it calls.
         agent_token (None | str | Unset): The agent's token (`svc_agent_…`), in the create answer only.
+        last_poll_at (datetime.datetime | None | Unset): An agent's last call (null for a sim, or an agent not heard
+            from yet).
         sim (None | SimBody | Unset):
     """
 
@@ -43,7 +48,9 @@ class OperatorPhone:
     online: bool
     sent_today: int
     tenant_id: str
+    agent: None | str | Unset = UNSET
     agent_token: None | str | Unset = UNSET
+    last_poll_at: datetime.datetime | None | Unset = UNSET
     sim: None | SimBody | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -68,11 +75,25 @@ class OperatorPhone:
 
         tenant_id = self.tenant_id
 
+        agent: None | str | Unset
+        if isinstance(self.agent, Unset):
+            agent = UNSET
+        else:
+            agent = self.agent
+
         agent_token: None | str | Unset
         if isinstance(self.agent_token, Unset):
             agent_token = UNSET
         else:
             agent_token = self.agent_token
+
+        last_poll_at: None | str | Unset
+        if isinstance(self.last_poll_at, Unset):
+            last_poll_at = UNSET
+        elif isinstance(self.last_poll_at, datetime.datetime):
+            last_poll_at = self.last_poll_at.isoformat()
+        else:
+            last_poll_at = self.last_poll_at
 
         sim: dict[str, Any] | None | Unset
         if isinstance(self.sim, Unset):
@@ -97,8 +118,12 @@ class OperatorPhone:
                 "tenant_id": tenant_id,
             }
         )
+        if agent is not UNSET:
+            field_dict["agent"] = agent
         if agent_token is not UNSET:
             field_dict["agent_token"] = agent_token
+        if last_poll_at is not UNSET:
+            field_dict["last_poll_at"] = last_poll_at
         if sim is not UNSET:
             field_dict["sim"] = sim
 
@@ -127,6 +152,15 @@ class OperatorPhone:
 
         tenant_id = d.pop("tenant_id")
 
+        def _parse_agent(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        agent = _parse_agent(d.pop("agent", UNSET))
+
         def _parse_agent_token(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -135,6 +169,23 @@ class OperatorPhone:
             return cast(None | str | Unset, data)
 
         agent_token = _parse_agent_token(d.pop("agent_token", UNSET))
+
+        def _parse_last_poll_at(data: object) -> datetime.datetime | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                last_poll_at_type_0 = datetime.datetime.fromisoformat(data)
+
+                return last_poll_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None | Unset, data)
+
+        last_poll_at = _parse_last_poll_at(d.pop("last_poll_at", UNSET))
 
         def _parse_sim(data: object) -> None | SimBody | Unset:
             if data is None:
@@ -163,7 +214,9 @@ class OperatorPhone:
             online=online,
             sent_today=sent_today,
             tenant_id=tenant_id,
+            agent=agent,
             agent_token=agent_token,
+            last_poll_at=last_poll_at,
             sim=sim,
         )
 

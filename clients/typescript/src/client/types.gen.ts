@@ -843,6 +843,11 @@ export type DataBodyOperatorPhone = {
      */
     data: {
         /**
+         * What the agent says it is, from its `User-Agent` (`pigeon-agent/0.1.0`), since the node
+         * started; null until it calls.
+         */
+        agent?: string | null;
+        /**
          * The agent's token (`svc_agent_…`), in the create answer only.
          */
         agent_token?: string | null;
@@ -866,6 +871,10 @@ export type DataBodyOperatorPhone = {
          * Phone id.
          */
         id: string;
+        /**
+         * An agent's last call (null for a sim, or an agent not heard from yet).
+         */
+        last_poll_at?: string | null;
         /**
          * E.164 number.
          */
@@ -1110,6 +1119,11 @@ export type DataBodyVecJobView = {
 export type DataBodyVecOperatorPhone = {
     data: Array<{
         /**
+         * What the agent says it is, from its `User-Agent` (`pigeon-agent/0.1.0`), since the node
+         * started; null until it calls.
+         */
+        agent?: string | null;
+        /**
          * The agent's token (`svc_agent_…`), in the create answer only.
          */
         agent_token?: string | null;
@@ -1133,6 +1147,10 @@ export type DataBodyVecOperatorPhone = {
          * Phone id.
          */
         id: string;
+        /**
+         * An agent's last call (null for a sim, or an agent not heard from yet).
+         */
+        last_poll_at?: string | null;
         /**
          * E.164 number.
          */
@@ -2020,6 +2038,11 @@ export type NewTenantKeys = {
  */
 export type OperatorPhone = {
     /**
+     * What the agent says it is, from its `User-Agent` (`pigeon-agent/0.1.0`), since the node
+     * started; null until it calls.
+     */
+    agent?: string | null;
+    /**
      * The agent's token (`svc_agent_…`), in the create answer only.
      */
     agent_token?: string | null;
@@ -2043,6 +2066,10 @@ export type OperatorPhone = {
      * Phone id.
      */
     id: string;
+    /**
+     * An agent's last call (null for a sim, or an agent not heard from yet).
+     */
+    last_poll_at?: string | null;
     /**
      * E.164 number.
      */
