@@ -30,8 +30,9 @@ enum Record {
     Outcome { id: String, report: StatusBody },
     /// The node took the report.
     Acked { id: String },
-    /// A connector's own progress (the last inbound text forwarded, …), by key.
-    Mark { key: String, value: i64 },
+    /// A connector's own state (the last inbound text forwarded, a receipt it follows, …), by
+    /// key; `None` removes it.
+    Mark { key: String, value: Option<String> },
 }
 
 /// What the journal holds of one message not yet acknowledged.
@@ -53,7 +54,7 @@ struct Inner {
     file: File,
     path: PathBuf,
     live: HashMap<String, Entry>,
-    marks: HashMap<String, i64>,
+    marks: HashMap<String, String>,
     /// Lines in the file.
     lines: usize,
 }
@@ -83,9 +84,7 @@ impl Journal {
                     Record::Acked { id } => {
                         live.remove(&id);
                     }
-                    Record::Mark { key, value } => {
-                        marks.insert(key, value);
-                    }
+                    Record::Mark { key, value } => set(&mut marks, key, value),
                 }
             }
         }
@@ -127,13 +126,26 @@ impl Journal {
         self.append(vec![Record::Acked { id: id.to_owned() }], false).await
     }
 
-    /// A connector's saved progress under `key`.
-    pub fn mark(&self, key: &str) -> Option<i64> {
-        self.inner.lock().unwrap().marks.get(key).copied()
+    /// A connector's saved state under `key`.
+    pub fn mark(&self, key: &str) -> Option<String> {
+        self.inner.lock().unwrap().marks.get(key).cloned()
     }
 
-    /// Saves a connector's progress under `key`, on disk.
-    pub async fn set_mark(&self, key: &str, value: i64) -> io::Result<()> {
+    /// Every saved state whose key starts with `prefix`, by key.
+    pub fn marks(&self, prefix: &str) -> Vec<(String, String)> {
+        let g = self.inner.lock().unwrap();
+        let mut out: Vec<_> = g
+            .marks
+            .iter()
+            .filter(|(k, _)| k.starts_with(prefix))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        out.sort();
+        out
+    }
+
+    /// Saves (or, with `None`, removes) a connector's state under `key`, on disk.
+    pub async fn set_mark(&self, key: &str, value: Option<String>) -> io::Result<()> {
         self.append(vec![Record::Mark { key: key.to_owned(), value }], true).await
     }
 
@@ -166,9 +178,7 @@ impl Journal {
                     Record::Acked { id } => {
                         g.live.remove(&id);
                     }
-                    Record::Mark { key, value } => {
-                        g.marks.insert(key, value);
-                    }
+                    Record::Mark { key, value } => set(&mut g.marks, key, value),
                 }
             }
             // Rewritten once most of it is dead.
@@ -186,11 +196,23 @@ impl Journal {
 
 /// Writes what is live into a fresh journal and puts it in place of the old (synced, then
 /// renamed, then the directory synced); returns it open for appending.
-fn rewrite(path: &Path, live: &HashMap<String, Entry>, marks: &HashMap<String, i64>) -> io::Result<File> {
+/// Applies a mark.
+fn set(marks: &mut HashMap<String, String>, key: String, value: Option<String>) {
+    match value {
+        Some(v) => {
+            marks.insert(key, v);
+        }
+        None => {
+            marks.remove(&key);
+        }
+    }
+}
+
+fn rewrite(path: &Path, live: &HashMap<String, Entry>, marks: &HashMap<String, String>) -> io::Result<File> {
     let tmp = path.with_extension("new");
     let mut out = io::BufWriter::new(File::create(&tmp)?);
     for (key, value) in marks {
-        serde_json::to_writer(&mut out, &Record::Mark { key: key.clone(), value: *value })?;
+        serde_json::to_writer(&mut out, &Record::Mark { key: key.clone(), value: Some(value.clone()) })?;
         out.write_all(b"\n")?;
     }
     for (id, e) in live {
@@ -226,7 +248,10 @@ mod tests {
         j.attempted(&["a".into(), "b".into(), "c".into()]).await.unwrap();
         j.outcomes(&[("b".into(), sent()), ("c".into(), sent())]).await.unwrap();
         j.acked("c").await.unwrap();
-        j.set_mark("inbound", 42).await.unwrap();
+        j.set_mark("inbound", Some("42".into())).await.unwrap();
+        j.set_mark("watch.a", Some("x".into())).await.unwrap();
+        j.set_mark("watch.b", Some("y".into())).await.unwrap();
+        j.set_mark("watch.a", None).await.unwrap();
         assert!(j.knows("a") && j.knows("b") && !j.knows("c"));
         drop(j);
         // A torn last line, as a crash mid-write leaves it.
@@ -237,11 +262,12 @@ mod tests {
         let (j, unfinished) = Journal::open(dir.path()).unwrap();
         assert_eq!(unfinished.attempted, vec!["a".to_owned()]);
         assert_eq!(unfinished.unreported, vec![("b".to_owned(), sent())]);
-        assert_eq!(j.mark("inbound"), Some(42));
+        assert_eq!(j.mark("inbound").as_deref(), Some("42"));
+        assert_eq!(j.marks("watch."), vec![("watch.b".to_owned(), "y".to_owned())]);
         assert!(j.knows("a") && !j.knows("c") && !j.knows("d"));
         // Reopening rewrote it with only what is live.
         let text = std::fs::read_to_string(dir.path().join(FILE)).unwrap();
-        assert_eq!(text.lines().count(), 4, "{text}");
+        assert_eq!(text.lines().count(), 5, "{text}");
     }
 
     #[actix_rt::test]

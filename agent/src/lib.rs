@@ -1,6 +1,6 @@
 //! `pigeon agent`: the program on the phone's side. It long-polls a node's `/phone/v1/` for the
-//! jobs of one phone, hands each text to a connector (a send command today; Messages.app and
-//! BlueBubbles next), and reports what became of it. It shares the wire types with the server
+//! jobs of one phone, hands each text to a connector (a send command, or a BlueBubbles server;
+//! Messages.app next), and reports what became of it. It shares the wire types with the server
 //! (`pigeon-protocol`) and nothing else: no engine, no store.
 
 pub mod connector;
@@ -14,7 +14,8 @@ use std::time::Duration;
 
 use clap::{Args, Subcommand, ValueEnum};
 
-use crate::connector::{CommandConnector, Connector};
+use crate::connector::bluebubbles::Server;
+use crate::connector::{BlueBubbles, CommandConnector, Connector};
 use crate::journal::Journal;
 use crate::node::{Node, NodeError};
 
@@ -63,6 +64,8 @@ struct InboundArgs {
 enum ConnectorName {
     /// Any command line that sends a text (gammu, ModemManager, termux-sms-send, …).
     Command,
+    /// A BlueBubbles server on a Mac.
+    Bluebubbles,
 }
 
 #[derive(Args, Debug)]
@@ -98,6 +101,15 @@ struct RunArgs {
     /// `command`: tells whether `{phone}` has iMessage (exit 0 yes, else no). Without it: no.
     #[arg(long, env = "PIGEON_AGENT_DETECT_COMMAND")]
     detect_command: Option<String>,
+    /// `bluebubbles`: the server, e.g. `http://mac.local:1234`.
+    #[arg(long, env = "PIGEON_AGENT_BB_URL")]
+    bb_url: Option<String>,
+    /// `bluebubbles`: the server's password.
+    #[arg(long, env = "PIGEON_AGENT_BB_PASSWORD", hide_env_values = true)]
+    bb_password: Option<String>,
+    /// How often receipts and texts received are read (`bluebubbles`), in milliseconds.
+    #[arg(long, env = "PIGEON_AGENT_POLL_MS", default_value_t = 1000)]
+    poll_ms: u64,
 }
 
 /// Runs `pigeon agent` with `args`; the process's exit code.
@@ -115,17 +127,24 @@ fn node_of(a: &NodeArgs) -> Node {
     Node::new(a.server.as_deref().unwrap_or_default(), a.token.as_deref().unwrap_or_default())
 }
 
-fn connector_of(a: &RunArgs) -> Result<Connector, String> {
+fn command_of(a: &RunArgs) -> Result<CommandConnector, String> {
+    let send = a.send_command.as_deref().ok_or("--connector command needs --send-command")?;
+    CommandConnector::new(send, a.detect_command.as_deref(), a.command_delivers, a.command_timeout)
+}
+
+fn server_of(a: &RunArgs) -> Result<Server, String> {
+    let url = a.bb_url.as_deref().ok_or("--connector bluebubbles needs --bb-url")?;
+    let password = a.bb_password.as_deref().ok_or("--connector bluebubbles needs --bb-password")?;
+    Server::new(url, password)
+}
+
+/// The connector the flags name; it reads and keeps its own state in `journal`.
+fn connector_of(a: &RunArgs, journal: &Journal) -> Result<Connector, String> {
     match a.connector {
-        Some(ConnectorName::Command) | None => {
-            let send = a.send_command.as_deref().ok_or("--connector command needs --send-command")?;
-            let c = CommandConnector::new(
-                send,
-                a.detect_command.as_deref(),
-                a.command_delivers,
-                a.command_timeout,
-            )?;
-            Ok(Connector::Command(c))
+        Some(ConnectorName::Command) | None => Ok(Connector::Command(command_of(a)?)),
+        Some(ConnectorName::Bluebubbles) => {
+            let poll = Duration::from_millis(a.poll_ms.max(50));
+            Ok(Connector::BlueBubbles(BlueBubbles::new(server_of(a)?, poll, journal.clone())))
         }
     }
 }
@@ -141,17 +160,17 @@ async fn inbound(a: InboundArgs) -> ExitCode {
 }
 
 async fn serve(a: RunArgs) -> ExitCode {
-    let connector = match connector_of(&a) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("pigeon agent: {e}");
-            return ExitCode::from(2);
-        }
-    };
     let (journal, unfinished) = match Journal::open(&a.state_dir) {
         Ok(j) => j,
         Err(e) => {
             eprintln!("pigeon agent: cannot open the journal in {}: {e}", a.state_dir.display());
+            return ExitCode::from(2);
+        }
+    };
+    let connector = match connector_of(&a, &journal) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("pigeon agent: {e}");
             return ExitCode::from(2);
         }
     };
@@ -230,20 +249,31 @@ async fn check(a: &RunArgs) -> ExitCode {
             "choose another with --state-dir, or give this user write access",
         ),
     }
-    match connector_of(a) {
-        Ok(Connector::Command(c)) => {
-            for program in c.programs() {
-                match find_program(program) {
-                    Some(path) => say(true, format!("`{program}` is at {}", path.display()), ""),
-                    None => say(
-                        false,
-                        format!("`{program}` is not an executable file, nor found in PATH"),
-                        "install it, or give its full path in the command",
-                    ),
+    match a.connector {
+        Some(ConnectorName::Bluebubbles) => match server_of(a) {
+            Ok(server) => match server.check().await {
+                Ok(about) => say(true, about, ""),
+                Err(e) => {
+                    say(false, e, "check --bb-url, that the BlueBubbles server runs, and --bb-password")
+                }
+            },
+            Err(e) => say(false, e, "see `pigeon agent --help`"),
+        },
+        _ => match command_of(a) {
+            Ok(c) => {
+                for program in c.programs() {
+                    match find_program(program) {
+                        Some(path) => say(true, format!("`{program}` is at {}", path.display()), ""),
+                        None => say(
+                            false,
+                            format!("`{program}` is not an executable file, nor found in PATH"),
+                            "install it, or give its full path in the command",
+                        ),
+                    }
                 }
             }
-        }
-        Err(e) => say(false, e, "see `pigeon agent --help`"),
+            Err(e) => say(false, e, "see `pigeon agent --help`"),
+        },
     }
     if failed == 0 {
         ExitCode::SUCCESS

@@ -126,3 +126,17 @@ impl Node {
         })
     }
 }
+
+/// An outcome on its way to the node; `journaled` once it is on disk.
+pub struct Outcome {
+    pub(crate) id: String,
+    pub(crate) report: StatusBody,
+    pub(crate) journaled: bool,
+}
+
+impl Outcome {
+    /// A fresh outcome of message `id` (a connector's later receipt, say).
+    pub fn new(id: String, report: StatusBody) -> Self {
+        Self { id, report, journaled: false }
+    }
+}

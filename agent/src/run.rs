@@ -11,7 +11,7 @@ use tokio::sync::{mpsc, watch, Notify, Semaphore};
 
 use crate::connector::{Connector, SendJob};
 use crate::journal::{Journal, Unfinished};
-use crate::node::{Node, NodeError};
+use crate::node::{Node, NodeError, Outcome};
 
 /// Reports sent to the node at once.
 const REPORTS_AT_ONCE: usize = 32;
@@ -45,13 +45,6 @@ pub struct Loop {
     pub poll_wait_s: u64,
 }
 
-/// An outcome on its way to the node; `journaled` once it is on disk.
-struct Outcome {
-    id: String,
-    report: StatusBody,
-    journaled: bool,
-}
-
 /// Runs the loop until a signal, a refused token or a journal failure.
 pub async fn run(cfg: Loop, unfinished: Unfinished) -> Exit {
     let Loop { node, connector, journal, concurrency, poll_wait_s } = cfg;
@@ -60,6 +53,7 @@ pub async fn run(cfg: Loop, unfinished: Unfinished) -> Exit {
     let reports_pending = Rc::new(Cell::new(0usize));
     actix_rt::spawn(report_loop(node.clone(), journal.clone(), rx, refused_tx, reports_pending.clone()));
 
+    connector.follow(&node, &outcomes);
     for (id, report) in unfinished.unreported {
         let _ = outcomes.send(Outcome { id, report, journaled: true });
     }

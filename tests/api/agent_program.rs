@@ -12,29 +12,19 @@ use serde_json::json;
 use crate::helpers::*;
 
 /// A running `pigeon agent`.
-struct AgentProcess {
+pub(crate) struct AgentProcess {
     child: Child,
+    log: PathBuf,
 }
 
 impl AgentProcess {
-    /// Runs `pigeon agent` for `token` on `base` with the `command` connector and `args`, its
+    /// Runs `pigeon agent` for `token` on `base` with `args` (the connector and its flags), its
     /// journal in `state`, its log beside it.
-    fn start(base: &str, token: &str, state: &Path, args: &[&str]) -> Self {
-        let log =
-            std::fs::OpenOptions::new().create(true).append(true).open(state.with_extension("log")).unwrap();
+    pub(crate) fn start(base: &str, token: &str, state: &Path, args: &[&str]) -> Self {
+        let log_path = state.with_extension("log");
+        let log = std::fs::OpenOptions::new().create(true).append(true).open(&log_path).unwrap();
         let child = Command::new(env!("CARGO_BIN_EXE_pigeon"))
-            .args([
-                "agent",
-                "--server",
-                base,
-                "--token",
-                token,
-                "--connector",
-                "command",
-                "--poll-wait",
-                "1s",
-            ])
-            .arg("--state-dir")
+            .args(["agent", "--server", base, "--token", token, "--poll-wait", "1s", "--state-dir"])
             .arg(state)
             .args(args)
             .env("PIGEON_AGENT_LOG", "pigeon_agent=debug")
@@ -42,10 +32,10 @@ impl AgentProcess {
             .stderr(log)
             .spawn()
             .unwrap();
-        Self { child }
+        Self { child, log: log_path }
     }
 
-    fn kill9(mut self) {
+    pub(crate) fn kill9(mut self) {
         self.child.kill().unwrap();
         self.child.wait().unwrap();
     }
@@ -67,12 +57,15 @@ impl Drop for AgentProcess {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        if std::thread::panicking() {
+            eprintln!("the agent's log:\n{}", std::fs::read_to_string(&self.log).unwrap_or_default());
+        }
     }
 }
 
 /// A tenant without quiet hours (the manual clock's noon UTC is night in the recipients' zones)
 /// and one agent phone: `(tenant, phone id, agent token)`.
-async fn tenant_with_agent_phone(app: &TestApp) -> (Tenant, String, String) {
+pub(crate) async fn tenant_with_agent_phone(app: &TestApp) -> (Tenant, String, String) {
     let t = app.create_tenant("scale").await;
     app.patch_tenant(&t.id, json!({"quiet_hours": {"enabled": false}})).await.expect(200, None);
     let (phone, token) = app.agent_phone(&t.id, "+14155550999").await;
@@ -80,7 +73,7 @@ async fn tenant_with_agent_phone(app: &TestApp) -> (Tenant, String, String) {
 }
 
 /// Waits until the tenant's phone is online (its agent has polled).
-async fn wait_online(app: &TestApp, key: &str) {
+pub(crate) async fn wait_online(app: &TestApp, key: &str) {
     for _ in 0..200 {
         let r = app.call("GET", "/v1/phones", Some(key), None).await.expect(200, None);
         if r.data()[0]["online"] == true {
@@ -92,7 +85,7 @@ async fn wait_online(app: &TestApp, key: &str) {
 }
 
 /// Polls until `f` holds (at most `secs` seconds).
-async fn eventually(secs: u64, what: &str, mut f: impl FnMut() -> bool) {
+pub(crate) async fn eventually(secs: u64, what: &str, mut f: impl FnMut() -> bool) {
     for _ in 0..secs * 20 {
         if f() {
             return;
@@ -122,7 +115,7 @@ fn shell_quote(words: &[&str]) -> String {
 }
 
 /// Runs `pigeon agent ARGS` to its end: exit code, stdout, stderr.
-fn agent_cli(args: Vec<String>) -> (Option<i32>, String, String) {
+pub(crate) fn agent_cli(args: Vec<String>) -> (Option<i32>, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_pigeon")).arg("agent").args(args).output().unwrap();
     (
         out.status.code(),
@@ -131,7 +124,7 @@ fn agent_cli(args: Vec<String>) -> (Option<i32>, String, String) {
     )
 }
 
-fn dirs() -> (tempfile::TempDir, PathBuf, PathBuf) {
+pub(crate) fn dirs() -> (tempfile::TempDir, PathBuf, PathBuf) {
     let d = tempfile::tempdir().unwrap();
     let (out, state) = (d.path().join("out"), d.path().join("state"));
     std::fs::create_dir_all(&out).unwrap();
@@ -144,8 +137,12 @@ async fn the_command_connector_sends_each_job_once_byte_for_byte_and_reports_it(
     let (t, _, token) = tenant_with_agent_phone(&app).await;
     let (_d, out, state) = dirs();
     let cmd = recording_command(&out, 0);
-    let _agent =
-        AgentProcess::start(&app.api.base, &token, &state, &["--send-command", &cmd, "--command-delivers"]);
+    let _agent = AgentProcess::start(
+        &app.api.base,
+        &token,
+        &state,
+        &["--connector", "command", "--send-command", &cmd, "--command-delivers"],
+    );
     wait_online(&app, &t.live).await;
 
     let hostile = "He said \"hi\" & 'bye'\n$(touch /tmp/pigeon-pwned) `id` ; end tell\n-- {to} {body}";
@@ -187,7 +184,12 @@ async fn a_kill_9_mid_send_neither_repeats_the_send_nor_leaves_it_to_the_lease()
     let (t, _, token) = tenant_with_agent_phone(&app).await;
     let (_d, out, state) = dirs();
     let cmd = recording_command(&out, 20);
-    let agent = AgentProcess::start(&app.api.base, &token, &state, &["--send-command", &cmd]);
+    let agent = AgentProcess::start(
+        &app.api.base,
+        &token,
+        &state,
+        &["--connector", "command", "--send-command", &cmd],
+    );
     wait_online(&app, &t.live).await;
     let id = app.send_ok(&t.live, "+14155550100").await;
     let calls = out.join("calls");
@@ -197,7 +199,12 @@ async fn a_kill_9_mid_send_neither_repeats_the_send_nor_leaves_it_to_the_lease()
 
     // Restarted on the same journal, it settles the send it was in the middle of at once (the
     // manual clock has not moved: the lease has not run out).
-    let _agent = AgentProcess::start(&app.api.base, &token, &state, &["--send-command", &cmd]);
+    let _agent = AgentProcess::start(
+        &app.api.base,
+        &token,
+        &state,
+        &["--connector", "command", "--send-command", &cmd],
+    );
     let m = app.wait_status(&t.live, &id, "failed").await;
     assert!(m["failure_reason"].as_str().unwrap().starts_with("outcome unknown"), "{m}");
     // Past the lease the message stays settled, and the command ran once.
@@ -213,8 +220,12 @@ async fn a_lease_that_runs_out_mid_send_comes_back_and_is_not_sent_again() {
     let (t, _, token) = tenant_with_agent_phone(&app).await;
     let (_d, out, state) = dirs();
     let cmd = recording_command(&out, 3);
-    let _agent =
-        AgentProcess::start(&app.api.base, &token, &state, &["--send-command", &cmd, "--command-delivers"]);
+    let _agent = AgentProcess::start(
+        &app.api.base,
+        &token,
+        &state,
+        &["--connector", "command", "--send-command", &cmd, "--command-delivers"],
+    );
     wait_online(&app, &t.live).await;
     let id = app.send_ok(&t.live, "+14155550100").await;
     let calls = out.join("calls");
@@ -235,8 +246,12 @@ async fn reports_made_while_the_node_is_down_arrive_when_it_is_back() {
     let (t, _, token) = tenant_with_agent_phone(&app).await;
     let (_d, out, state) = dirs();
     let cmd = recording_command(&out, 2);
-    let _agent =
-        AgentProcess::start(&app.api.base, &token, &state, &["--send-command", &cmd, "--command-delivers"]);
+    let _agent = AgentProcess::start(
+        &app.api.base,
+        &token,
+        &state,
+        &["--connector", "command", "--send-command", &cmd, "--command-delivers"],
+    );
     wait_online(&app, &t.live).await;
     let id = app.send_ok(&t.live, "+14155550100").await;
     let calls = out.join("calls");
@@ -312,7 +327,12 @@ async fn inbound_posts_one_text_and_check_says_what_is_wrong() {
 
     // A revoked token (the phone deleted): the running agent stops, non-zero, at once.
     let (_d, _out, state) = dirs();
-    let mut agent = AgentProcess::start(&app.api.base, &token, &state, &["--send-command", "true"]);
+    let mut agent = AgentProcess::start(
+        &app.api.base,
+        &token,
+        &state,
+        &["--connector", "command", "--send-command", "true"],
+    );
     wait_online(&app, &t.live).await;
     app.call("DELETE", &format!("/admin/v1/phones/{phone}"), Some(ADMIN), None).await.expect(200, None);
     let code = actix_web::rt::task::spawn_blocking(move || agent.exit_within(Duration::from_secs(10)))

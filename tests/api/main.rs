@@ -4,6 +4,7 @@
 mod helpers;
 
 mod agent;
+mod agent_bluebubbles;
 mod agent_program;
 mod auth;
 mod browser;
@@ -13,6 +14,7 @@ mod dashboard;
 mod detect;
 mod disk;
 mod envelope;
+mod fake_bluebubbles;
 mod identity;
 mod keys;
 mod limits;

@@ -2,11 +2,16 @@
 //! sends one job and says what became of it, answers detection questions, and after a crash says
 //! what it can about a send it was in the middle of.
 
+pub mod bluebubbles;
 pub mod command;
 
 use pigeon_protocol::{JobChannel, JobView, ReportedStatus, StatusBody};
+use tokio::sync::mpsc::UnboundedSender;
 
+pub use bluebubbles::BlueBubbles;
 pub use command::CommandConnector;
+
+use crate::node::{Node, Outcome};
 
 /// A send job with everything it needs.
 #[derive(Debug, Clone)]
@@ -38,6 +43,8 @@ impl SendJob {
 pub enum Connector {
     /// A command line (see `command.rs`).
     Command(CommandConnector),
+    /// A BlueBubbles server (see `bluebubbles.rs`).
+    BlueBubbles(BlueBubbles),
 }
 
 impl Connector {
@@ -45,6 +52,7 @@ impl Connector {
     pub async fn send(&self, job: &SendJob) -> StatusBody {
         match self {
             Connector::Command(c) => c.send(job).await,
+            Connector::BlueBubbles(c) => c.send(job).await,
         }
     }
 
@@ -52,21 +60,35 @@ impl Connector {
     pub async fn detect(&self, phone: &str) -> bool {
         match self {
             Connector::Command(c) => c.detect(phone).await,
+            Connector::BlueBubbles(c) => c.detect(phone).await,
+        }
+    }
+
+    /// Starts what the connector follows on its own (receipts, texts received), reporting into
+    /// `outcomes` and forwarding texts to `node`.
+    pub fn follow(&self, node: &Node, outcomes: &UnboundedSender<Outcome>) {
+        match self {
+            Connector::Command(_) => {}
+            Connector::BlueBubbles(c) => {
+                actix_rt::spawn(c.clone().follow(node.clone(), outcomes.clone()));
+            }
         }
     }
 
     /// After a crash: what became of a send this agent had handed over and never heard back
-    /// from. A command's outcome is lost with the process that ran it, so it says it cannot tell.
+    /// from. Neither a command's nor BlueBubbles' outcome outlives the agent that waited for it
+    /// (a BlueBubbles row carries no id of ours), so it says it cannot tell.
     pub async fn settle(&self, _message_id: &str) -> StatusBody {
-        match self {
-            Connector::Command(_) => StatusBody {
-                status: ReportedStatus::Failed,
-                failure_reason: Some(
-                    "outcome unknown: the agent stopped while the send command ran; it was not sent again"
-                        .into(),
-                ),
-                channel_used: None,
-            },
+        let what = match self {
+            Connector::Command(_) => "the send command ran",
+            Connector::BlueBubbles(_) => "BlueBubbles was sending it",
+        };
+        StatusBody {
+            status: ReportedStatus::Failed,
+            failure_reason: Some(format!(
+                "outcome unknown: the agent stopped while {what}; it was not sent again"
+            )),
+            channel_used: None,
         }
     }
 }

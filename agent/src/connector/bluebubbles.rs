@@ -1,0 +1,377 @@
+//! The `bluebubbles` connector, for an operator who already runs a BlueBubbles server on a Mac
+//! (its private API gives reliable receipts and iMessage availability). It speaks the server's
+//! HTTP API as `../shared/research/bluebubbles-api.md` records it: the password in the query, the
+//! `{status, message, data, error}` envelope, `POST /api/v1/message/text` to send (synchronous: it
+//! answers once Messages has sent or failed), `POST /api/v1/message/query` polled for receipts and
+//! for texts received (so the agent needs no inbound port), and
+//! `GET /api/v1/handle/availability/imessage` for detection.
+//!
+//! The receipts it follows and the last inbound row it forwarded are kept in the journal, so a
+//! restart neither forgets a `delivered` nor forwards a text twice.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::time::Duration;
+
+use pigeon_protocol::{JobChannel, ReportedStatus, StatusBody, UsedChannel};
+use serde_json::{json, Value};
+
+use super::SendJob;
+use crate::journal::Journal;
+use crate::node::{Node, NodeError, Outcome};
+
+/// The journal key of the last inbound row forwarded.
+const INBOUND: &str = "bluebubbles.inbound_rowid";
+/// The journal keys of the receipts followed: `bluebubbles.watch.<guid>` → `<message id> <ms> <service>`.
+const WATCH: &str = "bluebubbles.watch.";
+/// How long a sent text's receipt is followed; after that it stays `sent`.
+const WATCH_FOR_MS: i64 = 24 * 3600 * 1000;
+/// A send waits for Messages (the server's own limit is 2 minutes).
+const SEND_TIMEOUT: Duration = Duration::from_secs(150);
+
+/// A BlueBubbles server: its address and password.
+#[derive(Clone)]
+pub struct Server {
+    client: awc::Client,
+    base: String,
+    password: String,
+}
+
+/// A BlueBubbles server and what the agent follows on it.
+#[derive(Clone)]
+pub struct BlueBubbles {
+    server: Server,
+    poll: Duration,
+    journal: Journal,
+    /// Receipts followed, by the message's BlueBubbles guid.
+    watched: Rc<RefCell<HashMap<String, Watch>>>,
+}
+
+impl std::fmt::Debug for BlueBubbles {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BlueBubbles").field("base", &self.server.base).finish_non_exhaustive()
+    }
+}
+
+/// A sent text whose receipt is followed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Watch {
+    message_id: String,
+    created_ms: i64,
+    channel: UsedChannel,
+}
+
+impl Watch {
+    fn encode(&self) -> String {
+        let service = if self.channel == UsedChannel::Imessage { "iMessage" } else { "SMS" };
+        format!("{} {} {service}", self.message_id, self.created_ms)
+    }
+
+    fn decode(v: &str) -> Option<Self> {
+        let mut it = v.split(' ');
+        let message_id = it.next()?.to_owned();
+        let created_ms = it.next()?.parse().ok()?;
+        let channel = if it.next()? == "iMessage" { UsedChannel::Imessage } else { UsedChannel::Sms };
+        Some(Self { message_id, created_ms, channel })
+    }
+}
+
+/// What a call to the server came to, when it did not succeed.
+#[derive(Debug)]
+enum BbError {
+    /// No answer (refused, timed out).
+    Unreachable(String),
+    /// An answer other than 200, with the envelope's words.
+    Status(u16, String),
+}
+
+impl std::fmt::Display for BbError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BbError::Unreachable(e) => write!(f, "cannot reach BlueBubbles: {e}"),
+            BbError::Status(401, _) => write!(f, "BlueBubbles refused the password (--bb-password)"),
+            BbError::Status(s, m) => write!(f, "BlueBubbles answered {s}: {m}"),
+        }
+    }
+}
+
+impl Server {
+    /// The server at `url` (`http://mac.local:1234`) with `password`.
+    pub fn new(url: &str, password: &str) -> Result<Self, String> {
+        if !(url.starts_with("http://") || url.starts_with("https://")) {
+            return Err(format!("--bb-url: {url:?} is not an http:// or https:// address"));
+        }
+        Ok(Self {
+            client: awc::Client::builder().timeout(SEND_TIMEOUT).finish(),
+            base: url.trim_end_matches('/').to_owned(),
+            password: password.to_owned(),
+        })
+    }
+
+    /// A call; the envelope's `data` on 200.
+    async fn call(
+        &self,
+        method: &str,
+        path: &str,
+        query: &[(&str, &str)],
+        body: Option<Value>,
+    ) -> Result<Value, BbError> {
+        let mut q: Vec<(&str, &str)> = vec![("password", &self.password)];
+        q.extend_from_slice(query);
+        let qs = serde_urlencoded::to_string(&q).map_err(|e| BbError::Unreachable(e.to_string()))?;
+        let url = format!("{}{path}?{qs}", self.base);
+        let sent = match (method, body) {
+            ("GET", _) => self.client.get(&url).send().await,
+            (_, Some(b)) => self.client.post(&url).send_json(&b).await,
+            (_, None) => self.client.post(&url).send().await,
+        };
+        // The error's words never carry the URL: it holds the password.
+        let mut res = sent.map_err(|e| BbError::Unreachable(e.to_string()))?;
+        let status = res.status().as_u16();
+        let bytes = res.body().limit(32 << 20).await.map_err(|e| BbError::Unreachable(e.to_string()))?;
+        let v: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+        if status == 200 {
+            return Ok(v.get("data").cloned().unwrap_or(Value::Null));
+        }
+        let words = v["error"]["message"]
+            .as_str()
+            .or(v["message"].as_str())
+            .map_or_else(|| String::from_utf8_lossy(&bytes).chars().take(200).collect(), str::to_owned);
+        Err(BbError::Status(status, words))
+    }
+
+    /// For `--check`: the password works, and what the server says of itself.
+    pub async fn check(&self) -> Result<String, String> {
+        self.call("GET", "/api/v1/ping", &[], None).await.map_err(|e| e.to_string())?;
+        let info = self.call("GET", "/api/v1/server/info", &[], None).await.map_err(|e| e.to_string())?;
+        Ok(format!(
+            "BlueBubbles {} on macOS {}, private API {}",
+            info["server_version"].as_str().unwrap_or("?"),
+            info["os_version"].as_str().unwrap_or("?"),
+            if info["private_api"].as_bool() == Some(true) {
+                "on"
+            } else {
+                "off (no receipts of SMS, no detection)"
+            }
+        ))
+    }
+
+    /// Whether `phone` has iMessage; `None` when the server cannot tell (no private API).
+    async fn available(&self, phone: &str) -> Option<bool> {
+        let data = self
+            .call("GET", "/api/v1/handle/availability/imessage", &[("address", phone)], None)
+            .await
+            .ok()?;
+        data["available"].as_bool()
+    }
+}
+
+impl BlueBubbles {
+    /// Follows `server`, polled every `poll`, with what `journal` kept of earlier runs.
+    pub fn new(server: Server, poll: Duration, journal: Journal) -> Self {
+        let watched = journal
+            .marks(WATCH)
+            .into_iter()
+            .filter_map(|(k, v)| Some((k[WATCH.len()..].to_owned(), Watch::decode(&v)?)))
+            .collect();
+        Self { server, poll, journal, watched: Rc::new(RefCell::new(watched)) }
+    }
+
+    /// Whether `phone` has iMessage (no, when the server cannot tell).
+    pub async fn detect(&self, phone: &str) -> bool {
+        self.server.available(phone).await.unwrap_or(false)
+    }
+
+    /// Sends one text; `sent` once Messages has sent it (its receipt is then followed).
+    pub async fn send(&self, job: &SendJob) -> StatusBody {
+        let channel = match job.channel {
+            JobChannel::Imessage => UsedChannel::Imessage,
+            JobChannel::Sms => UsedChannel::Sms,
+            // Messages falls back to SMS itself where it is set to; unknown means iMessage.
+            JobChannel::Auto => match self.server.available(&job.to).await {
+                Some(false) => UsedChannel::Sms,
+                _ => UsedChannel::Imessage,
+            },
+        };
+        let service = if channel == UsedChannel::Imessage { "iMessage" } else { "SMS" };
+        let body = json!({
+            "chatGuid": format!("{service};-;{}", job.to),
+            "tempGuid": format!("pigeon-{}", job.message_id),
+            "message": job.body,
+            "method": "apple-script",
+        });
+        let failed = |reason: String| StatusBody {
+            status: ReportedStatus::Failed,
+            failure_reason: Some(reason.chars().take(500).collect()),
+            channel_used: Some(channel),
+        };
+        let data = match self.server.call("POST", "/api/v1/message/text", &[], Some(body)).await {
+            Ok(d) => d,
+            Err(BbError::Status(500, words)) => return failed(words),
+            Err(e) => return failed(e.to_string()),
+        };
+        let code = data["error"].as_i64().unwrap_or(0);
+        if code != 0 {
+            return failed(format!("Messages could not send it (error {code})"));
+        }
+        if data["dateDelivered"].as_i64().is_some() || data["isDelivered"].as_bool() == Some(true) {
+            return StatusBody {
+                status: ReportedStatus::Delivered,
+                failure_reason: None,
+                channel_used: Some(channel),
+            };
+        }
+        if let Some(guid) = data["guid"].as_str() {
+            let w = Watch {
+                message_id: job.message_id.clone(),
+                created_ms: data["dateCreated"].as_i64().unwrap_or(0),
+                channel,
+            };
+            if let Err(e) = self.journal.set_mark(&format!("{WATCH}{guid}"), Some(w.encode())).await {
+                tracing::warn!(error = %e, "cannot save a receipt to follow; it is followed until the agent stops");
+            }
+            self.watched.borrow_mut().insert(guid.to_owned(), w);
+        }
+        StatusBody { status: ReportedStatus::Sent, failure_reason: None, channel_used: Some(channel) }
+    }
+
+    /// Follows receipts and texts received, every `poll`, for as long as the agent runs.
+    pub async fn follow(self, node: Node, outcomes: tokio::sync::mpsc::UnboundedSender<Outcome>) {
+        let mut warned = false;
+        loop {
+            let round = async {
+                self.receipts(&outcomes).await?;
+                self.inbound(&node).await
+            };
+            match round.await {
+                Ok(()) if warned => {
+                    tracing::info!("BlueBubbles answers again");
+                    warned = false;
+                }
+                Ok(()) => {}
+                Err(e) if !warned => {
+                    tracing::warn!(error = %e, "cannot read receipts and texts from BlueBubbles; trying again");
+                    warned = true;
+                }
+                Err(_) => {}
+            }
+            actix_rt::time::sleep(self.poll).await;
+        }
+    }
+
+    /// Reads the outgoing rows since the oldest text followed; reports those delivered or failed.
+    async fn receipts(&self, outcomes: &tokio::sync::mpsc::UnboundedSender<Outcome>) -> Result<(), BbError> {
+        let oldest = self.watched.borrow().values().map(|w| w.created_ms).min();
+        let Some(oldest) = oldest else { return Ok(()) };
+        let query = json!({
+            "where": [{"statement": "message.is_from_me = :me", "args": {"me": 1}}],
+            "after": oldest.max(0),
+            "sort": "ASC",
+            "limit": 1000,
+        });
+        let rows = self.server.call("POST", "/api/v1/message/query", &[], Some(query)).await?;
+        let now_ms = now_ms();
+        let mut settled = Vec::new();
+        for row in rows.as_array().map(Vec::as_slice).unwrap_or_default() {
+            let Some(guid) = row["guid"].as_str() else { continue };
+            let Some(w) = self.watched.borrow().get(guid).cloned() else { continue };
+            let code = row["error"].as_i64().unwrap_or(0);
+            let report = if code != 0 {
+                Some(StatusBody {
+                    status: ReportedStatus::Failed,
+                    failure_reason: Some(format!("Messages could not deliver it (error {code})")),
+                    channel_used: Some(w.channel),
+                })
+            } else if row["dateDelivered"].as_i64().is_some() || row["isDelivered"].as_bool() == Some(true) {
+                Some(StatusBody {
+                    status: ReportedStatus::Delivered,
+                    failure_reason: None,
+                    channel_used: Some(w.channel),
+                })
+            } else {
+                None
+            };
+            if let Some(report) = report {
+                let _ = outcomes.send(Outcome::new(w.message_id.clone(), report));
+                settled.push(guid.to_owned());
+            }
+        }
+        // Followed long enough: it stays `sent`.
+        settled.extend(
+            self.watched
+                .borrow()
+                .iter()
+                .filter(|(_, w)| now_ms - w.created_ms > WATCH_FOR_MS)
+                .map(|(g, _)| g.clone()),
+        );
+        for guid in settled {
+            self.watched.borrow_mut().remove(&guid);
+            let _ = self.journal.set_mark(&format!("{WATCH}{guid}"), None).await;
+        }
+        Ok(())
+    }
+
+    /// Forwards the texts received since the last one forwarded, oldest first.
+    async fn inbound(&self, node: &Node) -> Result<(), BbError> {
+        let last: i64 = match self.journal.mark(INBOUND).and_then(|v| v.parse().ok()) {
+            Some(n) => n,
+            None => {
+                // First start: what came before the agent is not forwarded.
+                let newest = self
+                    .server
+                    .call("POST", "/api/v1/message/query", &[], Some(json!({"sort": "DESC", "limit": 1})))
+                    .await?;
+                let n = newest[0]["originalROWID"].as_i64().unwrap_or(0);
+                let _ = self.journal.set_mark(INBOUND, Some(n.to_string())).await;
+                n
+            }
+        };
+        let query = json!({
+            "where": [
+                {"statement": "message.ROWID > :rowid", "args": {"rowid": last}},
+                {"statement": "message.is_from_me = :me", "args": {"me": 0}},
+            ],
+            "sort": "ASC",
+            "limit": 100,
+        });
+        let rows = self.server.call("POST", "/api/v1/message/query", &[], Some(query)).await?;
+        for row in rows.as_array().map(Vec::as_slice).unwrap_or_default() {
+            let rowid = row["originalROWID"].as_i64().unwrap_or(last);
+            let from = row["handle"]["address"].as_str().unwrap_or_default();
+            let text = row["text"].as_str().unwrap_or_default();
+            // Reactions and attachments alone are not texts.
+            if !text.is_empty() && row["associatedMessageType"].is_null() {
+                match node.inbound(from, text).await {
+                    Ok(()) => {}
+                    Err(NodeError::Refused { code, error, .. }) => {
+                        tracing::warn!(rowid, code = %code, error = %error, "the node refused a text received; skipped");
+                    }
+                    Err(e) => {
+                        tracing::debug!(error = %e, "a text received waits for the node");
+                        return Ok(());
+                    }
+                }
+            }
+            let _ = self.journal.set_mark(INBOUND, Some(rowid.to_string())).await;
+        }
+        Ok(())
+    }
+}
+
+/// Milliseconds since the Unix epoch, as BlueBubbles writes its dates.
+fn now_ms() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_followed_receipt_reads_back_as_it_was_saved() {
+        let w = Watch { message_id: "01M".into(), created_ms: 1_764_000_000_000, channel: UsedChannel::Sms };
+        assert_eq!(Watch::decode(&w.encode()), Some(w));
+        assert_eq!(Watch::decode("01M"), None);
+    }
+}

@@ -1,0 +1,373 @@
+//! A fake BlueBubbles server for the agent's `bluebubbles` connector, following the facts in
+//! `../shared/research/bluebubbles-api.md` (routes, the password in the query, the envelopes and
+//! their words, validation order, the synchronous send, the query's filters and defaults, the
+//! availability check's address normalisation). It keeps an in-memory `message` table that the
+//! test drives: deliver a sent row, fail it, receive a text.
+
+use std::collections::HashSet;
+use std::net::TcpListener;
+use std::sync::{Arc, Mutex};
+
+use actix_web::{web, App, HttpRequest, HttpResponse, HttpServer};
+use serde_json::{json, Value};
+
+/// One row of the fake `message` table.
+#[derive(Debug, Clone)]
+pub struct Row {
+    pub rowid: i64,
+    pub guid: String,
+    pub text: String,
+    pub address: String,
+    pub service: String,
+    pub is_from_me: bool,
+    pub date_created: i64,
+    pub date_delivered: Option<i64>,
+    pub error: i64,
+}
+
+/// A send as the server received it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sent {
+    pub chat_guid: String,
+    pub temp_guid: String,
+    pub message: String,
+}
+
+#[derive(Default)]
+struct State {
+    password: String,
+    rows: Vec<Row>,
+    sends: Vec<Sent>,
+    in_flight: HashSet<String>,
+    /// Addresses with iMessage.
+    imessage: HashSet<String>,
+    /// Addresses whose sends Messages fails.
+    refused: HashSet<String>,
+    clock_ms: i64,
+}
+
+/// The fake server; its state is the test's to drive.
+#[derive(Clone)]
+pub struct FakeBlueBubbles {
+    pub url: String,
+    state: Arc<Mutex<State>>,
+}
+
+impl FakeBlueBubbles {
+    /// The rows whose guid is `guid`, delivered now.
+    pub fn deliver(&self, guid: &str) {
+        let mut s = self.state.lock().unwrap();
+        let now = s.tick();
+        s.rows.iter_mut().filter(|r| r.guid == guid).for_each(|r| r.date_delivered = Some(now));
+    }
+
+    /// A text received from `from`.
+    pub fn receive(&self, from: &str, text: &str) {
+        let mut s = self.state.lock().unwrap();
+        s.insert(text, from, "iMessage", false);
+    }
+
+    /// Every send received, in order.
+    pub fn sends(&self) -> Vec<Sent> {
+        self.state.lock().unwrap().sends.clone()
+    }
+
+    /// The outgoing row of the send with `temp_guid`.
+    pub fn row_of(&self, temp_guid: &str) -> Row {
+        let s = self.state.lock().unwrap();
+        let i = s.sends.iter().position(|x| x.temp_guid == temp_guid).expect("sent");
+        s.rows.iter().filter(|r| r.is_from_me).nth(i).cloned().expect("its row")
+    }
+
+    /// `address` has iMessage.
+    pub fn has_imessage(&self, address: &str) {
+        self.state.lock().unwrap().imessage.insert(address.to_owned());
+    }
+
+    /// Messages fails every send to `address`.
+    pub fn refuse(&self, address: &str) {
+        self.state.lock().unwrap().refused.insert(address.to_owned());
+    }
+}
+
+impl State {
+    /// A strictly increasing clock in ms since the Unix epoch (dates are compared with `>=`).
+    fn tick(&mut self) -> i64 {
+        let now =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as i64;
+        self.clock_ms = now.max(self.clock_ms + 1);
+        self.clock_ms
+    }
+
+    fn insert(&mut self, text: &str, address: &str, service: &str, is_from_me: bool) -> Row {
+        let rowid = self.rows.len() as i64 + 1;
+        let row = Row {
+            rowid,
+            guid: format!("{:08X}-FAKE-4000-8000-{rowid:012}", rowid * 7919),
+            text: text.trim().to_owned(),
+            address: address.to_owned(),
+            service: service.to_owned(),
+            is_from_me,
+            date_created: self.tick(),
+            date_delivered: None,
+            error: 0,
+        };
+        self.rows.push(row.clone());
+        row
+    }
+}
+
+/// A row as `MessageSerializer` writes it into an HTTP answer.
+fn serialize(r: &Row) -> Value {
+    json!({
+        "originalROWID": r.rowid, "guid": r.guid, "text": r.text, "attributedBody": null,
+        "handle": {"originalROWID": 1, "address": r.address, "service": r.service, "uncanonicalizedId": null, "country": "us"},
+        "handleId": 1, "otherHandle": 0, "attachments": [], "subject": null, "error": r.error,
+        "dateCreated": r.date_created, "dateRead": null, "dateDelivered": r.date_delivered,
+        "isDelivered": r.date_delivered.is_some(), "isFromMe": r.is_from_me, "hasDdResults": false,
+        "isArchived": false, "itemType": 0, "groupTitle": null, "groupActionType": 0, "balloonBundleId": null,
+        "associatedMessageGuid": null, "associatedMessageType": null, "expressiveSendStyleId": null,
+        "threadOriginatorGuid": null, "hasPayloadData": false, "chats": []
+    })
+}
+
+fn error(status: u16, message: &str, kind: &str, words: &str, data: Option<Value>) -> HttpResponse {
+    let mut body = json!({"status": status, "message": message, "error": {"type": kind, "message": words}});
+    if let Some(d) = data {
+        body["data"] = d;
+    }
+    HttpResponse::build(actix_web::http::StatusCode::from_u16(status).unwrap()).json(body)
+}
+
+fn bad_request(words: &str) -> HttpResponse {
+    error(
+        400,
+        "You've made a bad request! Please check your request params & body",
+        "Validation Error",
+        words,
+        None,
+    )
+}
+
+fn ok(message: &str, data: Value) -> HttpResponse {
+    HttpResponse::Ok().json(json!({"status": 200, "message": message, "data": data}))
+}
+
+/// The auth middleware: the first of `guid`, `password`, `token` in the query, trimmed.
+fn refused(req: &HttpRequest, state: &State) -> Option<HttpResponse> {
+    let q: Vec<(String, String)> = serde_urlencoded::from_str(req.query_string()).unwrap_or_default();
+    let get = |k: &str| q.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
+    let Some(given) = get("guid").or_else(|| get("password")).or_else(|| get("token")) else {
+        return Some(error(
+            401,
+            "You are not authorized to access this resource",
+            "Authentication Error",
+            "Missing server password!",
+            None,
+        ));
+    };
+    (given.trim() != state.password.trim()).then(|| {
+        error(
+            401,
+            "You are not authorized to access this resource",
+            "Authentication Error",
+            "Unauthorized",
+            None,
+        )
+    })
+}
+
+/// The JSON body, or `{}` when the request is not JSON (koa-body parses JSON by Content-Type only).
+fn body_of(req: &HttpRequest, bytes: &[u8]) -> Value {
+    let json_type = req
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|c| c.starts_with("application/json"));
+    if json_type {
+        serde_json::from_slice(bytes).unwrap_or(json!({}))
+    } else {
+        json!({})
+    }
+}
+
+async fn handle(req: HttpRequest, bytes: web::Bytes, state: web::Data<Arc<Mutex<State>>>) -> HttpResponse {
+    let path = req.path().to_owned();
+    let method = req.method().as_str().to_owned();
+    let known = [
+        "/api/v1/ping",
+        "/api/v1/server/info",
+        "/api/v1/message/text",
+        "/api/v1/message/query",
+        "/api/v1/handle/availability/imessage",
+    ];
+    if !known.contains(&path.as_str()) {
+        return HttpResponse::NotFound().content_type("text/plain").body("Not Found");
+    }
+    let expected = if path.starts_with("/api/v1/message/") { "POST" } else { "GET" };
+    if method != expected {
+        return HttpResponse::MethodNotAllowed().finish();
+    }
+    if let Some(r) = refused(&req, &state.lock().unwrap()) {
+        return r;
+    }
+    let body = body_of(&req, &bytes);
+    match path.as_str() {
+        "/api/v1/ping" => ok("Ping received!", json!("pong")),
+        "/api/v1/server/info" => ok(
+            "Successfully fetched metadata",
+            json!({"computer_id": "fake", "os_version": "14.6.1", "server_version": "1.9.9", "private_api": true,
+                   "proxy_service": "lan-url", "helper_connected": true, "detected_icloud": "me@icloud.com",
+                   "detected_imessage": "me@icloud.com", "macos_time_sync": 0, "local_ipv4s": [], "local_ipv6s": []}),
+        ),
+        "/api/v1/message/text" => send(&state, &body).await,
+        "/api/v1/message/query" => query(&state.lock().unwrap(), &body),
+        _ => availability(&req, &state.lock().unwrap()),
+    }
+}
+
+async fn send(state: &Arc<Mutex<State>>, body: &Value) -> HttpResponse {
+    // validatorjs, in rule order: chatGuid, tempGuid, message, method.
+    let Some(chat_guid) = body["chatGuid"].as_str() else {
+        return bad_request("The chatGuid field is required.");
+    };
+    if !body["tempGuid"].is_null() && !body["tempGuid"].is_string() {
+        return bad_request("The tempGuid must be a string.");
+    }
+    let Some(message) = body["message"].as_str() else {
+        return bad_request("The message field must be present (but can be empty).");
+    };
+    let method = body["method"].as_str().unwrap_or("apple-script");
+    if !["apple-script", "private-api"].contains(&method) {
+        return bad_request("The selected method is invalid.");
+    }
+    let temp_guid = body["tempGuid"].as_str().unwrap_or("").trim().to_owned();
+    if method == "apple-script" && temp_guid.is_empty() {
+        return bad_request("A 'tempGuid' is required when sending via AppleScript");
+    }
+    if method == "apple-script" && message.trim().is_empty() {
+        return bad_request("A 'message' is required when sending via AppleScript");
+    }
+    let (service, address) = match chat_guid.split_once(";-;") {
+        Some((s, a)) => (s.to_owned(), a.to_owned()),
+        None => return error(500, "Message Send Error", "iMessage Error", "Failed to find chat", None),
+    };
+    {
+        let mut s = state.lock().unwrap();
+        if !s.in_flight.insert(temp_guid.clone()) {
+            return bad_request(&format!("Message is already queued to be sent! (Temp GUID: {temp_guid})"));
+        }
+        s.sends.push(Sent {
+            chat_guid: chat_guid.to_owned(),
+            temp_guid: temp_guid.clone(),
+            message: message.to_owned(),
+        });
+    }
+    // Synchronous: the answer comes once Messages has sent it (or failed).
+    actix_web::rt::time::sleep(std::time::Duration::from_millis(100)).await;
+    let mut s = state.lock().unwrap();
+    s.in_flight.remove(&temp_guid);
+    let mut row = s.insert(message, &address, &service, true);
+    if s.refused.contains(&address) {
+        row.error = 22;
+        s.rows.last_mut().unwrap().error = 22;
+        let mut data = serialize(&row);
+        data["tempGuid"] = json!(temp_guid);
+        return error(
+            500,
+            "Message Send Error",
+            "iMessage Error",
+            "Failed to send message! See attached message error code.",
+            Some(data),
+        );
+    }
+    let mut data = serialize(&row);
+    data["tempGuid"] = json!(temp_guid);
+    ok("Message sent!", data)
+}
+
+fn query(s: &State, body: &Value) -> HttpResponse {
+    if !body["with"].is_null() && !body["with"].is_array() {
+        return bad_request("The with must be an array.");
+    }
+    let limit = match &body["limit"] {
+        Value::Null => 100,
+        v => match v.as_i64() {
+            Some(n) if (1..=1000).contains(&n) => n as usize,
+            _ => return bad_request("The limit must be between 1 and 1000."),
+        },
+    };
+    let offset = body["offset"].as_u64().unwrap_or(0) as usize;
+    let mut rows: Vec<&Row> = s.rows.iter().collect();
+    for w in body["where"].as_array().map(Vec::as_slice).unwrap_or_default() {
+        let (statement, args) = (w["statement"].as_str().unwrap_or(""), &w["args"]);
+        // Raw SQL on chat.db's columns: the fake knows the agent's three statements.
+        if !["message.ROWID > :rowid", "message.is_from_me = :me", "message.guid = :guid"]
+            .contains(&statement)
+        {
+            return error(
+                500,
+                "An unhandled error has occurred!",
+                "Server Error",
+                &format!("SQLITE_ERROR: near {statement:?}"),
+                None,
+            );
+        }
+        rows.retain(|r| match statement {
+            "message.ROWID > :rowid" => args["rowid"].as_i64().is_some_and(|n| r.rowid > n),
+            "message.is_from_me = :me" => args["me"].as_i64().is_some_and(|m| (m == 1) == r.is_from_me),
+            "message.guid = :guid" => args["guid"].as_str() == Some(r.guid.as_str()),
+            _ => false,
+        });
+    }
+    // `after` and `before` filter the creation date, and only when they are JSON numbers.
+    match &body["after"] {
+        Value::Null => {}
+        Value::Number(n) => rows.retain(|r| r.date_created >= n.as_i64().unwrap_or(i64::MAX)),
+        _ => rows.clear(),
+    }
+    match &body["before"] {
+        Value::Null => {}
+        Value::Number(n) => rows.retain(|r| r.date_created <= n.as_i64().unwrap_or(i64::MIN)),
+        _ => rows.clear(),
+    }
+    if body["sort"].as_str() == Some("ASC") {
+        rows.sort_by_key(|r| r.date_created);
+    } else {
+        rows.sort_by_key(|r| std::cmp::Reverse(r.date_created));
+    }
+    let total = rows.len();
+    let data: Vec<Value> = rows.into_iter().skip(offset).take(limit).map(serialize).collect();
+    let count = data.len();
+    HttpResponse::Ok().json(json!({
+        "status": 200, "message": "Successfully fetched messages!", "data": data,
+        "metadata": {"offset": offset, "limit": limit, "total": total, "count": count}
+    }))
+}
+
+fn availability(req: &HttpRequest, s: &State) -> HttpResponse {
+    let q: Vec<(String, String)> = serde_urlencoded::from_str(req.query_string()).unwrap_or_default();
+    let Some((_, address)) = q.into_iter().find(|(k, _)| k == "address") else {
+        return bad_request("The address field is required.");
+    };
+    // Lower-cased, only digits and `+` kept, E.164 with the Mac's region (US) without a `+`: an
+    // unencoded `+` arrives as a space and the number becomes another.
+    let digits: String = address.to_lowercase().chars().filter(|c| c.is_ascii_digit() || *c == '+').collect();
+    let normalized = if digits.starts_with('+') { digits } else { format!("+1{digits}") };
+    ok("Success", json!({"available": s.imessage.contains(&normalized)}))
+}
+
+/// Starts the fake on a free loopback port with `password`.
+pub fn spawn_fake_bluebubbles(password: &str) -> FakeBlueBubbles {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let state = Arc::new(Mutex::new(State { password: password.to_owned(), ..State::default() }));
+    let data = web::Data::new(state.clone());
+    let server = HttpServer::new(move || App::new().app_data(data.clone()).default_service(web::to(handle)))
+        .workers(1)
+        .listen(listener)
+        .unwrap()
+        .run();
+    actix_web::rt::spawn(server);
+    FakeBlueBubbles { url: format!("http://127.0.0.1:{port}"), state }
+}
