@@ -1,6 +1,6 @@
 //! `pigeon agent`: the program on the phone's side. It long-polls a node's `/phone/v1/` for the
-//! jobs of one phone, hands each text to a connector (a send command, or a BlueBubbles server;
-//! Messages.app next), and reports what became of it. It shares the wire types with the server
+//! jobs of one phone, hands each text to a connector (a send command, Messages.app on this Mac,
+//! or a BlueBubbles server), and reports what became of it. It shares the wire types with the server
 //! (`pigeon-protocol`) and nothing else: no engine, no store.
 
 pub mod connector;
@@ -15,7 +15,7 @@ use std::time::Duration;
 use clap::{Args, Subcommand, ValueEnum};
 
 use crate::connector::bluebubbles::Server;
-use crate::connector::{BlueBubbles, CommandConnector, Connector};
+use crate::connector::{BlueBubbles, CommandConnector, Connector, Messages};
 use crate::journal::Journal;
 use crate::node::{Node, NodeError};
 
@@ -66,6 +66,8 @@ enum ConnectorName {
     Command,
     /// A BlueBubbles server on a Mac.
     Bluebubbles,
+    /// Messages.app on this Mac: osascript to send, chat.db for receipts and texts received.
+    Messages,
 }
 
 #[derive(Args, Debug)]
@@ -88,6 +90,10 @@ struct RunArgs {
     /// Check the setup (the node, the token, the state directory, the connector) and exit.
     #[arg(long)]
     check: bool,
+    /// Print a launchd property list that runs this agent with these flags (the token in its
+    /// environment, not its arguments), for `~/Library/LaunchAgents/`, and exit.
+    #[arg(long)]
+    print_launchd: bool,
     /// `command`: the send command, split as a shell would and run without one; `{to}`,
     /// `{body}`, `{channel}` and `{message_id}` are replaced inside their argument.
     #[arg(long, env = "PIGEON_AGENT_SEND_COMMAND")]
@@ -107,7 +113,16 @@ struct RunArgs {
     /// `bluebubbles`: the server's password.
     #[arg(long, env = "PIGEON_AGENT_BB_PASSWORD", hide_env_values = true)]
     bb_password: Option<String>,
-    /// How often receipts and texts received are read (`bluebubbles`), in milliseconds.
+    /// `messages`: the osascript program.
+    #[arg(long, env = "PIGEON_AGENT_OSASCRIPT", default_value = "/usr/bin/osascript")]
+    osascript: PathBuf,
+    /// `messages`: Messages' database (default `~/Library/Messages/chat.db`).
+    #[arg(long, env = "PIGEON_AGENT_CHAT_DB")]
+    chat_db: Option<PathBuf>,
+    /// `messages`: a text with no row in chat.db this long after osascript sent it fails.
+    #[arg(long, env = "PIGEON_AGENT_SEND_TIMEOUT", default_value = "30s", value_parser = humantime::parse_duration)]
+    send_timeout: Duration,
+    /// How often receipts and texts received are read (`messages`, `bluebubbles`), in milliseconds.
     #[arg(long, env = "PIGEON_AGENT_POLL_MS", default_value_t = 1000)]
     poll_ms: u64,
 }
@@ -118,6 +133,10 @@ pub fn main(args: AgentArgs) -> ExitCode {
         match args.command {
             Some(AgentCommand::Inbound(a)) => inbound(a).await,
             None if args.run.check => check(&args.run).await,
+            None if args.run.print_launchd => {
+                print!("{}", launchd_plist(std::env::args().skip(1), args.run.node.token.as_deref()));
+                ExitCode::SUCCESS
+            }
             None => serve(args.run).await,
         }
     })
@@ -146,7 +165,23 @@ fn connector_of(a: &RunArgs, journal: &Journal) -> Result<Connector, String> {
             let poll = Duration::from_millis(a.poll_ms.max(50));
             Ok(Connector::BlueBubbles(BlueBubbles::new(server_of(a)?, poll, journal.clone())))
         }
+        Some(ConnectorName::Messages) => Ok(Connector::Messages(messages_of(a, journal)?)),
     }
+}
+
+/// `--chat-db`, or Messages' own under the home directory.
+fn chat_db_of(a: &RunArgs) -> Result<PathBuf, String> {
+    match &a.chat_db {
+        Some(p) => Ok(p.clone()),
+        None => Ok(PathBuf::from(std::env::var_os("HOME").ok_or("--chat-db: no HOME to find chat.db in")?)
+            .join("Library/Messages/chat.db")),
+    }
+}
+
+fn messages_of(a: &RunArgs, journal: &Journal) -> Result<Messages, String> {
+    let chat_db = chat_db_of(a)?;
+    let poll = Duration::from_millis(a.poll_ms.max(50));
+    Messages::new(a.osascript.clone(), chat_db, &a.state_dir, poll, a.send_timeout, journal.clone())
 }
 
 async fn inbound(a: InboundArgs) -> ExitCode {
@@ -259,6 +294,15 @@ async fn check(a: &RunArgs) -> ExitCode {
             },
             Err(e) => say(false, e, "see `pigeon agent --help`"),
         },
+        Some(ConnectorName::Messages) => {
+            let checked = match chat_db_of(a) {
+                Ok(chat_db) => connector::messages::check(&a.osascript, &chat_db).await,
+                Err(e) => vec![(false, e, "see `pigeon agent --help`")],
+            };
+            for (pass, what, fix) in checked {
+                say(pass, what, fix);
+            }
+        }
         _ => match command_of(a) {
             Ok(c) => {
                 for program in c.programs() {
@@ -280,6 +324,61 @@ async fn check(a: &RunArgs) -> ExitCode {
     } else {
         ExitCode::FAILURE
     }
+}
+
+/// A LaunchAgent that runs `pigeon ARGS` (without `--print-launchd` and the token, which goes
+/// into its environment instead), restarted after a crash but not after an exit: a refused token
+/// exits 3 and should not spin. Logs go to `~/Library/Logs/pigeon-agent.log`.
+fn launchd_plist(args: impl Iterator<Item = String>, token: Option<&str>) -> String {
+    let esc = |s: &str| s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
+    let exe = std::env::current_exe().map(|p| p.display().to_string()).unwrap_or_else(|_| "pigeon".into());
+    let mut kept = vec![exe];
+    let mut args = args.peekable();
+    while let Some(a) = args.next() {
+        if a == "--print-launchd" || a.starts_with("--token=") {
+            continue;
+        }
+        if a == "--token" {
+            args.next();
+            continue;
+        }
+        kept.push(a);
+    }
+    let home = std::env::var("HOME").unwrap_or_else(|_| "/tmp".into());
+    let mut out = String::from(concat!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n",
+        "<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n",
+        "<plist version=\"1.0\">\n<dict>\n",
+        "  <key>Label</key>\n  <string>dev.pigeon.agent</string>\n",
+        "  <key>ProgramArguments</key>\n  <array>\n",
+    ));
+    for a in &kept {
+        out.push_str(&format!("    <string>{}</string>\n", esc(a)));
+    }
+    out.push_str("  </array>\n");
+    if let Some(t) = token {
+        out.push_str("  <key>EnvironmentVariables</key>\n  <dict>\n");
+        out.push_str(&format!(
+            "    <key>PIGEON_AGENT_TOKEN</key>\n    <string>{}</string>\n  </dict>\n",
+            esc(t)
+        ));
+    }
+    // A relative --state-dir stays where it was meant to be.
+    if let Ok(cwd) = std::env::current_dir() {
+        out.push_str(&format!(
+            "  <key>WorkingDirectory</key>\n  <string>{}</string>\n",
+            esc(&cwd.display().to_string())
+        ));
+    }
+    out.push_str("  <key>RunAtLoad</key>\n  <true/>\n");
+    out.push_str("  <key>KeepAlive</key>\n  <dict>\n    <key>Crashed</key>\n    <true/>\n  </dict>\n");
+    out.push_str("  <key>ThrottleInterval</key>\n  <integer>10</integer>\n");
+    out.push_str(&format!(
+        "  <key>StandardErrorPath</key>\n  <string>{}/Library/Logs/pigeon-agent.log</string>\n",
+        esc(&home)
+    ));
+    out.push_str("</dict>\n</plist>\n");
+    out
 }
 
 fn writable(dir: &Path) -> std::io::Result<()> {

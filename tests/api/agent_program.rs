@@ -21,6 +21,17 @@ impl AgentProcess {
     /// Runs `pigeon agent` for `token` on `base` with `args` (the connector and its flags), its
     /// journal in `state`, its log beside it.
     pub(crate) fn start(base: &str, token: &str, state: &Path, args: &[&str]) -> Self {
+        Self::start_with_env(base, token, state, args, &[])
+    }
+
+    /// The same, with environment variables for the agent (and what it runs).
+    pub(crate) fn start_with_env(
+        base: &str,
+        token: &str,
+        state: &Path,
+        args: &[&str],
+        env: &[(&str, &str)],
+    ) -> Self {
         let log_path = state.with_extension("log");
         let log = std::fs::OpenOptions::new().create(true).append(true).open(&log_path).unwrap();
         let child = Command::new(env!("CARGO_BIN_EXE_pigeon"))
@@ -28,6 +39,7 @@ impl AgentProcess {
             .arg(state)
             .args(args)
             .env("PIGEON_AGENT_LOG", "pigeon_agent=debug")
+            .envs(env.iter().copied())
             .stdout(Stdio::null())
             .stderr(log)
             .spawn()
@@ -96,7 +108,7 @@ pub(crate) async fn eventually(secs: u64, what: &str, mut f: impl FnMut() -> boo
 }
 
 /// The lines of `path` (none if it does not exist).
-fn lines(path: &Path) -> Vec<String> {
+pub(crate) fn lines(path: &Path) -> Vec<String> {
     std::fs::read_to_string(path).map(|s| s.lines().map(str::to_owned).collect()).unwrap_or_default()
 }
 
@@ -324,6 +336,35 @@ async fn inbound_posts_one_text_and_check_says_what_is_wrong() {
     );
     assert_eq!(bad_cmd.0, Some(1));
     assert!(bad_cmd.1.contains("FAIL `/nonexistent/modem` is not an executable file"), "{}", bad_cmd.1);
+
+    // A launchd job for the same flags: the token in its environment, not its arguments.
+    let mut args =
+        vec!["--print-launchd".to_owned(), "--connector".into(), "command".into(), "--send-command".into()];
+    args.push("true {to}".into());
+    args.extend(node(&token));
+    let (code, plist, _) = actix_web::rt::task::spawn_blocking(move || agent_cli(args)).await.unwrap();
+    assert_eq!(code, Some(0));
+    let parsed = Command::new("python3")
+        .args([
+            "-c",
+            "import json, plistlib, sys; print(json.dumps(plistlib.loads(sys.stdin.buffer.read())))",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .and_then(|mut p| {
+            use std::io::Write;
+            p.stdin.take().unwrap().write_all(plist.as_bytes())?;
+            p.wait_with_output()
+        })
+        .unwrap();
+    let job: serde_json::Value = serde_json::from_slice(&parsed.stdout).expect("a valid property list");
+    assert_eq!(job["ProgramArguments"][0], env!("CARGO_BIN_EXE_pigeon"));
+    let argv = job["ProgramArguments"].as_array().unwrap();
+    assert_eq!(argv[1..5], [json!("agent"), json!("--connector"), json!("command"), json!("--send-command")]);
+    assert_eq!(job["EnvironmentVariables"]["PIGEON_AGENT_TOKEN"], token.as_str());
+    assert!(!argv.iter().any(|a| a == token.as_str()), "{plist}");
+    assert_eq!(job["KeepAlive"], json!({"Crashed": true}));
 
     // A revoked token (the phone deleted): the running agent stops, non-zero, at once.
     let (_d, _out, state) = dirs();

@@ -5,6 +5,7 @@ mod helpers;
 
 mod agent;
 mod agent_bluebubbles;
+mod agent_messages;
 mod agent_program;
 mod auth;
 mod browser;

@@ -117,7 +117,7 @@ fn fill(words: &[String], vars: &[(&str, &str)]) -> Vec<String> {
 
 /// Runs `argv` without a shell, killed after `timeout`; its exit code and the last line of its
 /// stderr.
-async fn run(argv: &[String], timeout: Duration) -> Result<(i32, String), String> {
+pub(crate) async fn run(argv: &[String], timeout: Duration) -> Result<(i32, String), String> {
     let mut child = Command::new(&argv[0])
         .args(&argv[1..])
         .stdin(Stdio::null())

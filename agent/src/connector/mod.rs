@@ -4,12 +4,15 @@
 
 pub mod bluebubbles;
 pub mod command;
+pub mod messages;
+pub mod typedstream;
 
 use pigeon_protocol::{JobChannel, JobView, ReportedStatus, StatusBody};
 use tokio::sync::mpsc::UnboundedSender;
 
 pub use bluebubbles::BlueBubbles;
 pub use command::CommandConnector;
+pub use messages::Messages;
 
 use crate::node::{Node, Outcome};
 
@@ -45,6 +48,8 @@ pub enum Connector {
     Command(CommandConnector),
     /// A BlueBubbles server (see `bluebubbles.rs`).
     BlueBubbles(BlueBubbles),
+    /// Messages.app on this Mac (see `messages.rs`).
+    Messages(Messages),
 }
 
 impl Connector {
@@ -53,6 +58,7 @@ impl Connector {
         match self {
             Connector::Command(c) => c.send(job).await,
             Connector::BlueBubbles(c) => c.send(job).await,
+            Connector::Messages(c) => c.send(job).await,
         }
     }
 
@@ -61,6 +67,7 @@ impl Connector {
         match self {
             Connector::Command(c) => c.detect(phone).await,
             Connector::BlueBubbles(c) => c.detect(phone).await,
+            Connector::Messages(c) => c.detect(phone).await,
         }
     }
 
@@ -72,16 +79,25 @@ impl Connector {
             Connector::BlueBubbles(c) => {
                 actix_rt::spawn(c.clone().follow(node.clone(), outcomes.clone()));
             }
+            Connector::Messages(c) => {
+                actix_rt::spawn(c.clone().follow(node.clone(), outcomes.clone()));
+            }
         }
     }
 
     /// After a crash: what became of a send this agent had handed over and never heard back
-    /// from. Neither a command's nor BlueBubbles' outcome outlives the agent that waited for it
-    /// (a BlueBubbles row carries no id of ours), so it says it cannot tell.
-    pub async fn settle(&self, _message_id: &str) -> StatusBody {
+    /// from. Messages leaves a row in chat.db that tells; a command's or BlueBubbles' outcome does
+    /// not outlive the agent that waited for it (a BlueBubbles row carries no id of ours), so for
+    /// them it says it cannot tell.
+    pub async fn settle(&self, message_id: &str) -> StatusBody {
         let what = match self {
             Connector::Command(_) => "the send command ran",
             Connector::BlueBubbles(_) => "BlueBubbles was sending it",
+            // Messages leaves a row: chat.db tells what became of the send.
+            Connector::Messages(c) => match c.settle(message_id).await {
+                Some(report) => return report,
+                None => "osascript ran",
+            },
         };
         StatusBody {
             status: ReportedStatus::Failed,

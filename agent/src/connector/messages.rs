@@ -1,0 +1,483 @@
+//! The `messages` connector: Messages.app on the Mac the agent runs on (iMessage, and SMS through
+//! an iPhone's Text Message Forwarding). It sends by running one AppleScript program with
+//! `osascript`, whose `on run argv` takes the recipient, the text and the service: the text is an
+//! argument, never part of the program, so no text can inject AppleScript. It learns what became
+//! of a text, and what arrived, by reading `~/Library/Messages/chat.db` read-only.
+//!
+//! chat.db (macOS 14 schema): `message` (`ROWID`, `text`, `attributedBody`, `handle_id`,
+//! `is_from_me`, `error`, `is_delivered`, `date_delivered`, `associated_message_type`, …) and
+//! `handle` (`ROWID`, `id` the address, `service` `iMessage` or `SMS`). A send's outgoing row is
+//! the first one to its handle with its text after the send began: it means `sent`;
+//! `is_delivered`/`date_delivered` mean `delivered`; a non-zero `error`, `failed`. Texts received
+//! are rows with `is_from_me = 0` after the last one forwarded.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+use pigeon_protocol::{JobChannel, ReportedStatus, StatusBody, UsedChannel};
+use rusqlite::{Connection, OpenFlags, OptionalExtension};
+use serde::{Deserialize, Serialize};
+
+use super::{typedstream, SendJob};
+use crate::journal::Journal;
+use crate::node::{Node, NodeError, Outcome};
+
+/// The AppleScript program, written beside the journal and run with the three arguments.
+pub const SEND_SCRIPT: &str = r#"-- pigeon agent: send one text with Messages. Arguments: recipient, text, service.
+on run argv
+	set recipient to item 1 of argv
+	set theText to item 2 of argv
+	set serviceName to item 3 of argv
+	tell application "Messages"
+		if serviceName is "SMS" then
+			set theAccount to 1st account whose service type = SMS
+		else
+			set theAccount to 1st account whose service type = iMessage
+		end if
+		send theText to participant recipient of theAccount
+	end tell
+end run
+"#;
+
+const INBOUND: &str = "messages.inbound_rowid";
+const WATCH: &str = "messages.watch.";
+const SENDING: &str = "messages.sending.";
+/// How long a sent text's receipt is followed, in polls' worth of time.
+const WATCH_FOR: Duration = Duration::from_secs(24 * 3600);
+
+/// What the connector needs.
+#[derive(Clone)]
+pub struct Messages {
+    osascript: PathBuf,
+    script: PathBuf,
+    chat_db: PathBuf,
+    poll: Duration,
+    send_timeout: Duration,
+    journal: Journal,
+    /// Receipts followed, by outgoing row.
+    watched: Rc<RefCell<HashMap<i64, Followed>>>,
+}
+
+impl std::fmt::Debug for Messages {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Messages").field("chat_db", &self.chat_db).finish_non_exhaustive()
+    }
+}
+
+/// Runs `f` on a read-only connection to the database at `path` (WAL and a busy writer tolerated),
+/// off the event loop.
+async fn read<T: Send + 'static>(
+    path: &Path,
+    f: impl FnOnce(&Connection) -> rusqlite::Result<T> + Send + 'static,
+) -> Result<T, String> {
+    let owned = path.to_owned();
+    let run = move || {
+        let c = Connection::open_with_flags(
+            &owned,
+            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )?;
+        c.busy_timeout(Duration::from_secs(2))?;
+        f(&c)
+    };
+    tokio::task::spawn_blocking(run)
+        .await
+        .map_err(|e| e.to_string())?
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))
+}
+
+/// For `--check`: chat.db readable (Full Disk Access), and `osascript` allowed to drive Messages.
+/// Each check: passed, what, and what to do when it did not.
+pub async fn check(osascript: &Path, chat_db: &Path) -> Vec<(bool, String, &'static str)> {
+    let mut out = Vec::new();
+    match read(chat_db, |c| c.query_row("SELECT COUNT(*) FROM message", [], |r| r.get::<_, i64>(0))).await {
+        Ok(n) => out.push((true, format!("{} is readable ({n} messages)", chat_db.display()), "")),
+        Err(e) => out.push((
+            false,
+            e,
+            "give the program that runs the agent Full Disk Access (System Settings → Privacy & Security → Full Disk Access), or set --chat-db",
+        )),
+    }
+    let argv =
+        [osascript.display().to_string(), "-e".into(), "tell application \"Messages\" to get name".into()];
+    match super::command::run(&argv, Duration::from_secs(30)).await {
+        Ok((0, _)) => out.push((true, format!("{} may control Messages", osascript.display()), "")),
+        Ok((_, why)) => out.push((
+            false,
+            format!("osascript may not control Messages: {why}"),
+            "allow it under System Settings → Privacy & Security → Automation, then run --check again",
+        )),
+        Err(e) => out.push((false, e, "set --osascript to the osascript program (/usr/bin/osascript)")),
+    }
+    out
+}
+
+/// A followed receipt: the message, its channel, and since when.
+type Followed = (String, UsedChannel, Instant);
+
+/// A send under way, kept in the journal until it settles, so a restart can look for its row.
+#[derive(Serialize, Deserialize)]
+struct Sending {
+    to: String,
+    after: i64,
+    body: String,
+    imessage: bool,
+}
+
+/// What chat.db says of an outgoing row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct RowState {
+    rowid: i64,
+    error: i64,
+    delivered: bool,
+}
+
+impl Messages {
+    /// `osascript` and `chat_db` as given; the program is written into `state_dir`.
+    pub fn new(
+        osascript: PathBuf,
+        chat_db: PathBuf,
+        state_dir: &Path,
+        poll: Duration,
+        send_timeout: Duration,
+        journal: Journal,
+    ) -> Result<Self, String> {
+        let script = state_dir.join("send.applescript");
+        std::fs::write(&script, SEND_SCRIPT)
+            .map_err(|e| format!("cannot write {}: {e}", script.display()))?;
+        let watched = journal
+            .marks(WATCH)
+            .into_iter()
+            .filter_map(|(k, v)| {
+                let rowid = k[WATCH.len()..].parse().ok()?;
+                let (id, service) = v.split_once(' ')?;
+                let channel = if service == "iMessage" { UsedChannel::Imessage } else { UsedChannel::Sms };
+                Some((rowid, (id.to_owned(), channel, Instant::now())))
+            })
+            .collect();
+        Ok(Self {
+            osascript,
+            script,
+            chat_db,
+            poll,
+            send_timeout,
+            journal,
+            watched: Rc::new(RefCell::new(watched)),
+        })
+    }
+
+    /// Runs `f` on a read-only connection to chat.db, off the event loop.
+    async fn db<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Connection) -> rusqlite::Result<T> + Send + 'static,
+    ) -> Result<T, String> {
+        read(&self.chat_db, f).await
+    }
+
+    /// Whether `phone` has iMessage, as far as chat.db knows.
+    pub async fn detect(&self, phone: &str) -> bool {
+        let phone = phone.to_owned();
+        let found = self
+            .db(move |c| {
+                c.query_row(
+                    "SELECT 1 FROM handle WHERE id = ?1 AND service = 'iMessage' LIMIT 1",
+                    [&phone],
+                    |_| Ok(()),
+                )
+                .optional()
+            })
+            .await;
+        matches!(found, Ok(Some(())))
+    }
+
+    /// Sends one text with osascript, then waits for its row in chat.db.
+    pub async fn send(&self, job: &SendJob) -> StatusBody {
+        let channel = match job.channel {
+            JobChannel::Imessage => UsedChannel::Imessage,
+            JobChannel::Sms => UsedChannel::Sms,
+            JobChannel::Auto if self.detect(&job.to).await => UsedChannel::Imessage,
+            // Unknown to this Mac: iMessage, which Messages turns into SMS where it is set to.
+            JobChannel::Auto => UsedChannel::Imessage,
+        };
+        let failed = |reason: String| StatusBody {
+            status: ReportedStatus::Failed,
+            failure_reason: Some(reason.chars().take(500).collect()),
+            channel_used: Some(channel),
+        };
+        let after = match self
+            .db(|c| c.query_row("SELECT IFNULL(MAX(ROWID), 0) FROM message", [], |r| r.get(0)))
+            .await
+        {
+            Ok(n) => n,
+            Err(e) => return failed(e),
+        };
+        let key = format!("{SENDING}{}", job.message_id);
+        let sending = Sending {
+            to: job.to.clone(),
+            after,
+            body: job.body.clone(),
+            imessage: channel == UsedChannel::Imessage,
+        };
+        let _ = self.journal.set_mark(&key, serde_json::to_string(&sending).ok()).await;
+        let service = if channel == UsedChannel::Imessage { "iMessage" } else { "SMS" };
+        let argv = [
+            self.osascript.display().to_string(),
+            self.script.display().to_string(),
+            job.to.clone(),
+            job.body.clone(),
+            service.to_owned(),
+        ];
+        let report = match super::command::run(&argv, self.send_timeout * 2).await {
+            Ok((0, _)) => self.await_row(&job.message_id, &sending, channel).await,
+            Ok((code, why)) if why.is_empty() => failed(format!("osascript exited with status {code}")),
+            Ok((_, why)) => failed(why),
+            Err(e) => failed(e),
+        };
+        let _ = self.journal.set_mark(&key, None).await;
+        report
+    }
+
+    /// Waits up to `--send-timeout` for the send's row.
+    async fn await_row(&self, message_id: &str, sending: &Sending, channel: UsedChannel) -> StatusBody {
+        let until = Instant::now() + self.send_timeout;
+        loop {
+            match self.find(sending).await {
+                Ok(Some(row)) => return self.judge(message_id, row, channel).await,
+                Ok(None) if Instant::now() < until => {
+                    actix_rt::time::sleep(self.poll.min(Duration::from_millis(250))).await
+                }
+                Ok(None) => {
+                    return StatusBody {
+                        status: ReportedStatus::Failed,
+                        failure_reason: Some(format!(
+                            "Messages recorded no such text within {}",
+                            humantime::format_duration(self.send_timeout)
+                        )),
+                        channel_used: Some(channel),
+                    }
+                }
+                Err(e) => {
+                    return StatusBody {
+                        status: ReportedStatus::Failed,
+                        failure_reason: Some(e),
+                        channel_used: Some(channel),
+                    }
+                }
+            }
+        }
+    }
+
+    /// What a found row means; a row only sent is followed for its receipt.
+    async fn judge(&self, message_id: &str, row: RowState, channel: UsedChannel) -> StatusBody {
+        let status = if row.error != 0 {
+            return StatusBody {
+                status: ReportedStatus::Failed,
+                failure_reason: Some(format!("Messages could not send it (error {})", row.error)),
+                channel_used: Some(channel),
+            };
+        } else if row.delivered {
+            ReportedStatus::Delivered
+        } else {
+            let service = if channel == UsedChannel::Imessage { "iMessage" } else { "SMS" };
+            let _ = self
+                .journal
+                .set_mark(&format!("{WATCH}{}", row.rowid), Some(format!("{message_id} {service}")))
+                .await;
+            self.watched.borrow_mut().insert(row.rowid, (message_id.to_owned(), channel, Instant::now()));
+            ReportedStatus::Sent
+        };
+        StatusBody { status, failure_reason: None, channel_used: Some(channel) }
+    }
+
+    /// The first outgoing row to `sending.to` with its text after `sending.after`.
+    async fn find(&self, sending: &Sending) -> Result<Option<RowState>, String> {
+        let (to, after, body) = (sending.to.clone(), sending.after, sending.body.clone());
+        self.db(move |c| {
+            let mut q = c.prepare(
+                "SELECT m.ROWID, m.text, m.attributedBody, m.error, m.is_delivered, m.date_delivered
+                 FROM message m JOIN handle h ON m.handle_id = h.ROWID
+                 WHERE m.ROWID > ?1 AND m.is_from_me = 1 AND h.id = ?2 ORDER BY m.ROWID",
+            )?;
+            let mut rows = q.query(rusqlite::params![after, to])?;
+            while let Some(r) = rows.next()? {
+                let text = r
+                    .get::<_, Option<String>>(1)?
+                    .or_else(|| typedstream::text(&r.get::<_, Option<Vec<u8>>>(2).ok()??));
+                if text.as_deref() == Some(body.as_str()) {
+                    return Ok(Some(RowState {
+                        rowid: r.get(0)?,
+                        error: r.get::<_, Option<i64>>(3)?.unwrap_or(0),
+                        delivered: r.get::<_, Option<i64>>(4)?.unwrap_or(0) != 0
+                            || r.get::<_, Option<i64>>(5)?.unwrap_or(0) > 0,
+                    }));
+                }
+            }
+            Ok(None)
+        })
+        .await
+    }
+
+    /// After a crash: the row of a send the agent stopped in the middle of, if Messages made one.
+    pub async fn settle(&self, message_id: &str) -> Option<StatusBody> {
+        let key = format!("{SENDING}{message_id}");
+        let sending: Sending = serde_json::from_str(&self.journal.mark(&key)?).ok()?;
+        let found = self.find(&sending).await.ok()?;
+        let _ = self.journal.set_mark(&key, None).await;
+        let channel = if sending.imessage { UsedChannel::Imessage } else { UsedChannel::Sms };
+        Some(match found {
+            Some(row) => self.judge(message_id, row, channel).await,
+            None => StatusBody {
+                status: ReportedStatus::Failed,
+                failure_reason: Some(
+                    "the agent stopped before Messages recorded the text; it was not sent again".into(),
+                ),
+                channel_used: None,
+            },
+        })
+    }
+
+    /// Follows receipts and texts received, every `poll`, for as long as the agent runs.
+    pub async fn follow(self, node: Node, outcomes: tokio::sync::mpsc::UnboundedSender<Outcome>) {
+        let mut warned = false;
+        loop {
+            let round = async {
+                self.receipts(&outcomes).await?;
+                self.inbound(&node).await
+            };
+            match round.await {
+                Ok(()) if warned => {
+                    tracing::info!("chat.db is readable again");
+                    warned = false;
+                }
+                Ok(()) => {}
+                Err(e) if !warned => {
+                    tracing::warn!(error = %e, "cannot read receipts and texts from chat.db; trying again");
+                    warned = true;
+                }
+                Err(_) => {}
+            }
+            actix_rt::time::sleep(self.poll).await;
+        }
+    }
+
+    async fn receipts(&self, outcomes: &tokio::sync::mpsc::UnboundedSender<Outcome>) -> Result<(), String> {
+        let rowids: Vec<i64> = self.watched.borrow().keys().copied().collect();
+        if rowids.is_empty() {
+            return Ok(());
+        }
+        let states = self
+            .db(move |c| {
+                let mut q =
+                    c.prepare("SELECT error, is_delivered, date_delivered FROM message WHERE ROWID = ?1")?;
+                let mut out = Vec::new();
+                for rowid in rowids {
+                    if let Some((error, is_delivered, date_delivered)) = q
+                        .query_row([rowid], |r| {
+                            Ok((
+                                r.get::<_, Option<i64>>(0)?,
+                                r.get::<_, Option<i64>>(1)?,
+                                r.get::<_, Option<i64>>(2)?,
+                            ))
+                        })
+                        .optional()?
+                    {
+                        let delivered = is_delivered.unwrap_or(0) != 0 || date_delivered.unwrap_or(0) > 0;
+                        out.push(RowState { rowid, error: error.unwrap_or(0), delivered });
+                    }
+                }
+                Ok(out)
+            })
+            .await?;
+        let mut settled = Vec::new();
+        for s in states {
+            let Some((id, channel, _)) = self.watched.borrow().get(&s.rowid).cloned() else { continue };
+            let report = if s.error != 0 {
+                Some(StatusBody {
+                    status: ReportedStatus::Failed,
+                    failure_reason: Some(format!("Messages could not deliver it (error {})", s.error)),
+                    channel_used: Some(channel),
+                })
+            } else if s.delivered {
+                Some(StatusBody {
+                    status: ReportedStatus::Delivered,
+                    failure_reason: None,
+                    channel_used: Some(channel),
+                })
+            } else {
+                None
+            };
+            if let Some(report) = report {
+                let _ = outcomes.send(Outcome::new(id, report));
+                settled.push(s.rowid);
+            }
+        }
+        settled
+            .extend(self.watched.borrow().iter().filter(|(_, w)| w.2.elapsed() > WATCH_FOR).map(|(r, _)| *r));
+        for rowid in settled {
+            self.watched.borrow_mut().remove(&rowid);
+            let _ = self.journal.set_mark(&format!("{WATCH}{rowid}"), None).await;
+        }
+        Ok(())
+    }
+
+    async fn inbound(&self, node: &Node) -> Result<(), String> {
+        let last: i64 = match self.journal.mark(INBOUND).and_then(|v| v.parse().ok()) {
+            Some(n) => n,
+            None => {
+                // First start: what came before the agent is not forwarded.
+                let n: i64 = self
+                    .db(|c| c.query_row("SELECT IFNULL(MAX(ROWID), 0) FROM message", [], |r| r.get(0)))
+                    .await?;
+                let _ = self.journal.set_mark(INBOUND, Some(n.to_string())).await;
+                n
+            }
+        };
+        type Row = (i64, Option<String>, Option<String>, Option<Vec<u8>>, Option<i64>);
+        let rows: Vec<Row> = self
+            .db(move |c| {
+                let mut q = c.prepare(
+                    "SELECT m.ROWID, h.id, m.text, m.attributedBody, m.associated_message_type
+                     FROM message m LEFT JOIN handle h ON m.handle_id = h.ROWID
+                     WHERE m.ROWID > ?1 AND m.is_from_me = 0 ORDER BY m.ROWID LIMIT 100",
+                )?;
+                let rows =
+                    q.query_map([last], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))?;
+                rows.collect()
+            })
+            .await?;
+        for (rowid, from, text, body, associated) in rows {
+            let text = text.or_else(|| typedstream::text(body.as_deref()?)).unwrap_or_default();
+            // Reactions and attachments alone are not texts.
+            if !text.is_empty() && associated.unwrap_or(0) == 0 {
+                match node.inbound(from.as_deref().unwrap_or_default(), &text).await {
+                    Ok(()) => {}
+                    Err(NodeError::Refused { code, error, .. }) => {
+                        tracing::warn!(rowid, code = %code, error = %error, "the node refused a text received; skipped");
+                    }
+                    Err(e) => {
+                        tracing::debug!(error = %e, "a text received waits for the node");
+                        return Ok(());
+                    }
+                }
+            }
+            let _ = self.journal.set_mark(INBOUND, Some(rowid.to_string())).await;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_program_takes_everything_from_its_arguments() {
+        assert!(SEND_SCRIPT.contains("on run argv"));
+        for arg in ["item 1 of argv", "item 2 of argv", "item 3 of argv"] {
+            assert!(SEND_SCRIPT.contains(arg), "{arg}");
+        }
+        assert!(!SEND_SCRIPT.contains("do shell script"));
+    }
+}
