@@ -57,6 +57,10 @@ struct InboundArgs {
     /// The text.
     #[arg(long)]
     body: String,
+    /// An id of the text, unique for this phone (the modem's or the phone's own): the node records
+    /// a text with an id it has seen in the last 24 h once, so a retried call makes no duplicate.
+    #[arg(long)]
+    id: Option<String>,
 }
 
 /// Connectors.
@@ -185,7 +189,7 @@ fn messages_of(a: &RunArgs, journal: &Journal) -> Result<Messages, String> {
 }
 
 async fn inbound(a: InboundArgs) -> ExitCode {
-    match node_of(&a.node).inbound(&a.from, &a.body).await {
+    match node_of(&a.node).inbound(&a.from, &a.body, a.id.as_deref()).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("pigeon agent inbound: {e}");

@@ -72,10 +72,11 @@ impl Node {
         self.call::<_, serde_json::Value>("POST", &path, Some(&DetectionAnswer { imessage })).await.map(drop)
     }
 
-    /// Forwards a text the phone received.
-    pub async fn inbound(&self, from: &str, body: &str) -> Result<(), NodeError> {
+    /// Forwards a text the phone received. `id` is the connector's own id for the text: the node
+    /// records a repeat of it once, so a forward retried after a crash makes no duplicate.
+    pub async fn inbound(&self, from: &str, body: &str, id: Option<&str>) -> Result<(), NodeError> {
         let b = InboundBody { from: from.to_owned(), body: body.to_owned() };
-        self.call::<_, serde_json::Value>("POST", "/phone/v1/inbound", Some(&b)).await.map(drop)
+        self.call_keyed::<_, serde_json::Value>("POST", "/phone/v1/inbound", Some(&b), id).await.map(drop)
     }
 
     /// The phone this token belongs to.
@@ -89,11 +90,24 @@ impl Node {
         path: &str,
         body: Option<&B>,
     ) -> Result<T, NodeError> {
+        self.call_keyed(method, path, body, None).await
+    }
+
+    async fn call_keyed<B: Serialize, T: DeserializeOwned>(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<&B>,
+        idempotency_key: Option<&str>,
+    ) -> Result<T, NodeError> {
         let url = format!("{}{path}", self.base);
-        let req = match method {
+        let mut req = match method {
             "GET" => self.client.get(&url),
             _ => self.client.post(&url),
         };
+        if let Some(k) = idempotency_key {
+            req = req.insert_header(("idempotency-key", k));
+        }
         let sent = match body {
             Some(b) => req.send_json(b).await,
             None => req.send().await,

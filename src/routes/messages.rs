@@ -224,7 +224,7 @@ fn validate(
 }
 
 /// The `Idempotency-Key` header: 1–255 visible ASCII characters.
-fn idempotency_key(req: &actix_web::HttpRequest) -> Result<Option<String>, ApiError> {
+pub(crate) fn idempotency_key(req: &actix_web::HttpRequest) -> Result<Option<String>, ApiError> {
     let Some(v) = req.headers().get("idempotency-key") else { return Ok(None) };
     let s =
         v.to_str().ok().filter(|s| (1..=255).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_graphic()));

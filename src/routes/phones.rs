@@ -287,20 +287,27 @@ pub async fn status(
 }
 
 /// A text the phone received. Recorded as an inbound message; opt-out keywords apply at once.
+/// With an `Idempotency-Key` (the agent's id for the text), a repeat within 24 h answers the first
+/// record and records nothing, so an agent may retry after a crash without a duplicate.
 #[utoipa::path(post, path = "/phone/v1/inbound", tag = "phone agent", security(("agent_token" = [])),
+    params(("Idempotency-Key" = Option<String>, Header, nullable = false, min_length = 1, max_length = 255, pattern = "^[!-~]+$",
+        description = "The agent's id for this text (unique per phone): a repeat within 24 h records nothing")),
     request_body = InboundBody,
-    responses((status = 201, body = DataBody<MessageView>), (status = 400, body = ErrorBody)))]
+    responses((status = 201, body = DataBody<MessageView>), (status = 400, body = ErrorBody),
+        (status = 409, description = "IDEMPOTENCY_KEY_REUSED: the key came with another sender or text", body = ErrorBody)))]
 pub async fn inbound(
     Agent(agent): Agent,
+    http: actix_web::HttpRequest,
     body: Result<Json<InboundBody>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let Json(b) = body?;
+    let key = super::messages::idempotency_key(&http)?;
     let from = PhoneNumber::parse(&b.from)
         .ok_or_else(|| ApiError::InvalidPhoneNumber(format!("from: {:?} is not E.164", b.from)))?;
     if b.body.chars().count() > super::messages::MAX_BODY_CHARS {
         return Err(ApiError::Validation("body: at most 10000 characters".into()));
     }
-    let m = agent.inbound(from, b.body).await?;
+    let m = agent.inbound(from, b.body, key).await?;
     Ok(reply(StatusCode::CREATED, MessageView::from(m)))
 }
 

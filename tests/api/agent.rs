@@ -225,3 +225,36 @@ async fn after_a_restart_a_silent_agent_goes_offline_when_its_window_ends() {
         .await
         .expect(503, Some("NO_PHONE_AVAILABLE"));
 }
+
+/// An agent that retries a forward (after a crash, say) with the same `Idempotency-Key` records
+/// the text once; the key with another text is refused.
+#[actix_web::test]
+async fn an_inbound_text_with_a_key_is_recorded_once() {
+    let app = spawn_app().await;
+    let t = app.create_tenant("starter").await;
+    let (_, token) = app.agent_phone(&t.id, "+14155550999").await;
+    let post = |key: &'static str, body: &'static str| {
+        let (base, token) = (app.base.clone(), token.clone());
+        async move {
+            let mut res = awc::Client::new()
+                .post(format!("{base}/phone/v1/inbound"))
+                .bearer_auth(&token)
+                .insert_header(("Idempotency-Key", key))
+                .send_json(&json!({"from": "+14155550123", "body": body}))
+                .await
+                .unwrap();
+            let v: serde_json::Value = res.json().await.unwrap();
+            (res.status().as_u16(), v)
+        }
+    };
+    let (s1, first) = post("messages:ABC-1", "hello").await;
+    let (s2, again) = post("messages:ABC-1", "hello").await;
+    assert_eq!((s1, s2), (201, 201));
+    assert_eq!(first["data"]["message_id"], again["data"]["message_id"]);
+    let (s3, other) = post("messages:ABC-1", "another text").await;
+    assert_eq!((s3, other["code"].as_str()), (409, Some("IDEMPOTENCY_KEY_REUSED")));
+    let (s4, _) = post("messages:ABC-2", "hello").await;
+    assert_eq!(s4, 201);
+    let r = app.call("GET", "/v1/messages?direction=inbound", Some(&t.live), None).await.expect(200, None);
+    assert_eq!(r.data().as_array().unwrap().len(), 2);
+}

@@ -72,7 +72,7 @@ async fn bluebubbles_sends_follows_receipts_and_forwards_texts_once_across_a_res
                 .collect::<Vec<_>>()
         }
     };
-    for _ in 0..100 {
+    for _ in 0..200 {
         if !inbound(&app).await.is_empty() {
             break;
         }
@@ -89,7 +89,7 @@ async fn bluebubbles_sends_follows_receipts_and_forwards_texts_once_across_a_res
     let delivered = app.wait_status(&t.live, &ids[1], "delivered").await;
     assert_eq!(delivered["channel_used"], "sms");
     let mut got = Vec::new();
-    for _ in 0..100 {
+    for _ in 0..200 {
         got = inbound(&app).await;
         if got.len() >= 2 {
             break;

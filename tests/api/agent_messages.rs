@@ -101,7 +101,7 @@ async fn messages_sends_by_osascript_reads_chat_db_and_survives_a_kill_9() {
     // A text received whose words are only in attributedBody; the one from before is not forwarded.
     chatdb(&["receive", &db_s, "+14155550123", "Où est la pharmacie ? ✓", "--attributed"]);
     let (a, key) = (&app, t.live.clone());
-    for _ in 0..100 {
+    for _ in 0..200 {
         if !inbound(a, &key).await.is_empty() {
             break;
         }
@@ -129,7 +129,7 @@ async fn messages_sends_by_osascript_reads_chat_db_and_survives_a_kill_9() {
     let rowid = chatdb(&["rowid", &db_s, "+14155550102"]);
     chatdb(&["deliver", &db_s, &rowid]);
     app.wait_status(&t.live, &id, "delivered").await;
-    for _ in 0..100 {
+    for _ in 0..200 {
         if inbound(&app, &t.live).await.len() >= 2 {
             break;
         }

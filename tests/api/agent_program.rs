@@ -381,3 +381,28 @@ async fn inbound_posts_one_text_and_check_says_what_is_wrong() {
         .unwrap();
     assert_eq!(code, Some(3));
 }
+
+#[actix_web::test]
+async fn sigterm_lets_the_send_in_flight_finish_and_report_before_exiting() {
+    let app = spawn_app().await;
+    let (t, _, token) = tenant_with_agent_phone(&app).await;
+    let (_d, out, state) = dirs();
+    let cmd = recording_command(&out, 2);
+    let mut agent = AgentProcess::start(
+        &app.api.base,
+        &token,
+        &state,
+        &["--connector", "command", "--send-command", &cmd, "--command-delivers"],
+    );
+    wait_online(&app, &t.live).await;
+    let id = app.send_ok(&t.live, "+14155550100").await;
+    eventually(10, "the send command runs", || lines(&out.join("calls")).len() == 1).await;
+    let pid = agent.child.id().to_string();
+    assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
+    let code = actix_web::rt::task::spawn_blocking(move || agent.exit_within(Duration::from_secs(15)))
+        .await
+        .unwrap();
+    assert_eq!(code, Some(0));
+    // It reported before it left.
+    assert_eq!(app.message(&t.live, &id).await["status"], "delivered");
+}

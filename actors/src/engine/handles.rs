@@ -275,9 +275,15 @@ impl AgentHandle {
         self.ask(phone::Report { message_id, status, failure_reason, channel_used }).await?
     }
 
-    /// An inbound text; STOP/START words change the sender's opt-out.
-    pub async fn inbound(&self, from: PhoneNumber, body: String) -> Result<MessageRecord, EngineError> {
-        self.tenant.ask(tenant::Inbound { phone_id: self.phone_id, from, body }).await?
+    /// An inbound text; STOP/START words change the sender's opt-out. With `key` (the agent's id
+    /// for the text), a repeat within 24 h answers the first record and records nothing.
+    pub async fn inbound(
+        &self,
+        from: PhoneNumber,
+        body: String,
+        key: Option<String>,
+    ) -> Result<MessageRecord, EngineError> {
+        self.tenant.ask(tenant::Inbound { phone_id: self.phone_id, from, body, key }).await?
     }
 
     /// The answer to a detection job; returns the number it was about.

@@ -2,10 +2,11 @@
 //! cancellation, and inbound texts (with the opt-out keywords).
 
 use actix::prelude::*;
-use pigeon_storage::model::{Channel, Direction, MessageRecord, MessageStatus};
+use pigeon_storage::model::{Channel, Direction, IdempotencyRecord, MessageRecord, MessageStatus};
 use ulid::Ulid;
 
 use super::TenantActor;
+use crate::credentials;
 use crate::domain::{magic, Keyword, PhoneNumber};
 use crate::durable::after_commit;
 use crate::error::Missing;
@@ -136,6 +137,8 @@ pub(crate) struct Inbound {
     pub phone_id: Ulid,
     pub from: PhoneNumber,
     pub body: String,
+    /// The agent's id for this text: a repeat within 24 h records nothing and answers the first.
+    pub key: Option<String>,
 }
 
 impl Handler<Inbound> for TenantActor {
@@ -150,6 +153,21 @@ impl Handler<Inbound> for TenantActor {
                 .find(|p| p.rec.id == msg.phone_id)
                 .ok_or(EngineError::NotFound(Missing::Phone))?;
             let now = self.clock.now();
+            // Keyed per phone, beside the tenant's send keys (and pruned with them after 24 h).
+            let key = msg.key.as_ref().map(|k| format!("inbound:{}:{k}", phone.rec.id));
+            let fingerprint = credentials::hash(&format!("{}\n{}", msg.from.as_str(), msg.body));
+            if let Some(key) = &key {
+                let first = self.store.messages().idempotency(self.tenant.id, key)?;
+                if let Some(first) = first.filter(|r| now - r.created_at < super::send::IDEMPOTENCY_WINDOW) {
+                    if !credentials::hashes_match(&first.fingerprint, &fingerprint) {
+                        return Err(EngineError::IdempotencyKeyReused);
+                    }
+                    // A key written just before a crash may have no message: record it now.
+                    if let Some(m) = self.store.messages().get(self.tenant.id, first.message_id)? {
+                        return Ok(m);
+                    }
+                }
+            }
             let (to, body) = (phone.rec.number.clone(), msg.body);
             let m = MessageRecord {
                 from: Some(msg.from.as_str().to_owned()),
@@ -174,6 +192,12 @@ impl Handler<Inbound> for TenantActor {
                     self.store.numbers().set_opted_out(self.tenant.id, msg.from.as_str(), false)?
                 }
                 None => {}
+            }
+            if let Some(key) = &key {
+                // Before the message: a crash between the two leaves a key that the retry
+                // overwrites, never a second message.
+                let r = IdempotencyRecord { fingerprint, message_id: m.id, created_at: now };
+                self.store.messages().set_idempotency(self.tenant.id, key, &r)?;
             }
             webhook::write_with_events(&self.store, &self.subs, &m, now)?;
             Ok::<_, EngineError>(m)

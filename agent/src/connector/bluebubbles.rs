@@ -340,9 +340,10 @@ impl BlueBubbles {
             let rowid = row["originalROWID"].as_i64().unwrap_or(last);
             let from = row["handle"]["address"].as_str().unwrap_or_default();
             let text = row["text"].as_str().unwrap_or_default();
+            let id = row["guid"].as_str().map(|g| format!("bluebubbles:{g}"));
             // Reactions and attachments alone are not texts.
             if !text.is_empty() && row["associatedMessageType"].is_null() {
-                match node.inbound(from, text).await {
+                match node.inbound(from, text, id.as_deref()).await {
                     Ok(()) => {}
                     Err(NodeError::Refused { code, error, .. }) => {
                         tracing::warn!(rowid, code = %code, error = %error, "the node refused a text received; skipped");

@@ -434,24 +434,26 @@ impl Messages {
                 n
             }
         };
-        type Row = (i64, Option<String>, Option<String>, Option<Vec<u8>>, Option<i64>);
+        type Row = (i64, Option<String>, Option<String>, Option<Vec<u8>>, Option<i64>, String);
         let rows: Vec<Row> = self
             .db(move |c| {
                 let mut q = c.prepare(
-                    "SELECT m.ROWID, h.id, m.text, m.attributedBody, m.associated_message_type
+                    "SELECT m.ROWID, h.id, m.text, m.attributedBody, m.associated_message_type, m.guid
                      FROM message m LEFT JOIN handle h ON m.handle_id = h.ROWID
                      WHERE m.ROWID > ?1 AND m.is_from_me = 0 ORDER BY m.ROWID LIMIT 100",
                 )?;
-                let rows =
-                    q.query_map([last], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))?;
+                let rows = q.query_map([last], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?))
+                })?;
                 rows.collect()
             })
             .await?;
-        for (rowid, from, text, body, associated) in rows {
+        for (rowid, from, text, body, associated, guid) in rows {
             let text = text.or_else(|| typedstream::text(body.as_deref()?)).unwrap_or_default();
             // Reactions and attachments alone are not texts.
             if !text.is_empty() && associated.unwrap_or(0) == 0 {
-                match node.inbound(from.as_deref().unwrap_or_default(), &text).await {
+                let id = format!("messages:{guid}");
+                match node.inbound(from.as_deref().unwrap_or_default(), &text, Some(&id)).await {
                     Ok(()) => {}
                     Err(NodeError::Refused { code, error, .. }) => {
                         tracing::warn!(rowid, code = %code, error = %error, "the node refused a text received; skipped");

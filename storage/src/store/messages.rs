@@ -226,6 +226,13 @@ impl Messages {
         self.recipients.get(tkey(tenant, number.as_bytes()))?.map(|v| decode("recipients", &v)).transpose()
     }
 
+    /// Records the first answer to an idempotency key of a tenant (a caller other than a send, which
+    /// writes its key with the message).
+    pub fn set_idempotency(&self, tenant: Ulid, key: &str, r: &IdempotencyRecord) -> Result<(), StoreError> {
+        self.idempotency.insert(tkey(tenant, key.as_bytes()), encode(r))?;
+        Ok(())
+    }
+
     /// The first answer given to an idempotency key of a tenant, if any.
     pub fn idempotency(&self, tenant: Ulid, key: &str) -> Result<Option<IdempotencyRecord>, StoreError> {
         self.idempotency.get(tkey(tenant, key.as_bytes()))?.map(|v| decode("idempotency", &v)).transpose()

@@ -168,6 +168,8 @@ export const phoneAgentDetection = <ThrowOnError extends boolean = false>(option
 
 /**
  * A text the phone received. Recorded as an inbound message; opt-out keywords apply at once.
+ * With an `Idempotency-Key` (the agent's id for the text), a repeat within 24 h answers the first
+ * record and records nothing, so an agent may retry after a crash without a duplicate.
  */
 export const phoneAgentInbound = <ThrowOnError extends boolean = false>(options: Options<PhoneAgentInboundData, ThrowOnError>) => (options.client ?? client).post<PhoneAgentInboundResponses, PhoneAgentInboundErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],

@@ -3154,6 +3154,12 @@ export type PhoneAgentDetectionResponse = PhoneAgentDetectionResponses[keyof Pho
 
 export type PhoneAgentInboundData = {
     body: InboundBody;
+    headers?: {
+        /**
+         * The agent's id for this text (unique per phone): a repeat within 24 h records nothing
+         */
+        'Idempotency-Key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/phone/v1/inbound';
@@ -3172,6 +3178,10 @@ export type PhoneAgentInboundErrors = {
      * REQUEST_TIMEOUT: the body did not arrive within 10 s
      */
     408: ErrorBody;
+    /**
+     * IDEMPOTENCY_KEY_REUSED: the key came with another sender or text
+     */
+    409: ErrorBody;
     /**
      * PAYLOAD_TOO_LARGE: the body is over 1 MiB
      */

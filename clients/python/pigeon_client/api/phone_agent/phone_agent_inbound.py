@@ -8,14 +8,17 @@ from ...client import AuthenticatedClient, Client
 from ...models.data_body_message_view import DataBodyMessageView
 from ...models.error_body import ErrorBody
 from ...models.inbound_body import InboundBody
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     *,
     body: InboundBody,
+    idempotency_key: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
 
     _kwargs: dict[str, Any] = {
         "method": "post",
@@ -53,6 +56,11 @@ def _parse_response(
 
         return response_408
 
+    if response.status_code == 409:
+        response_409 = ErrorBody.from_dict(response.json())
+
+        return response_409
+
     if response.status_code == 413:
         response_413 = ErrorBody.from_dict(response.json())
 
@@ -89,10 +97,14 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: InboundBody,
+    idempotency_key: str | Unset = UNSET,
 ) -> Response[DataBodyMessageView | ErrorBody]:
     """A text the phone received. Recorded as an inbound message; opt-out keywords apply at once.
+    With an `Idempotency-Key` (the agent's id for the text), a repeat within 24 h answers the first
+    record and records nothing, so an agent may retry after a crash without a duplicate.
 
     Args:
+        idempotency_key (str | Unset):
         body (InboundBody): Body of an inbound text.
 
     Raises:
@@ -105,6 +117,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+        idempotency_key=idempotency_key,
     )
 
     response = client.get_httpx_client().request(
@@ -118,10 +131,14 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: InboundBody,
+    idempotency_key: str | Unset = UNSET,
 ) -> DataBodyMessageView | ErrorBody | None:
     """A text the phone received. Recorded as an inbound message; opt-out keywords apply at once.
+    With an `Idempotency-Key` (the agent's id for the text), a repeat within 24 h answers the first
+    record and records nothing, so an agent may retry after a crash without a duplicate.
 
     Args:
+        idempotency_key (str | Unset):
         body (InboundBody): Body of an inbound text.
 
     Raises:
@@ -135,6 +152,7 @@ def sync(
     return sync_detailed(
         client=client,
         body=body,
+        idempotency_key=idempotency_key,
     ).parsed
 
 
@@ -142,10 +160,14 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: InboundBody,
+    idempotency_key: str | Unset = UNSET,
 ) -> Response[DataBodyMessageView | ErrorBody]:
     """A text the phone received. Recorded as an inbound message; opt-out keywords apply at once.
+    With an `Idempotency-Key` (the agent's id for the text), a repeat within 24 h answers the first
+    record and records nothing, so an agent may retry after a crash without a duplicate.
 
     Args:
+        idempotency_key (str | Unset):
         body (InboundBody): Body of an inbound text.
 
     Raises:
@@ -158,6 +180,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+        idempotency_key=idempotency_key,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -169,10 +192,14 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: InboundBody,
+    idempotency_key: str | Unset = UNSET,
 ) -> DataBodyMessageView | ErrorBody | None:
     """A text the phone received. Recorded as an inbound message; opt-out keywords apply at once.
+    With an `Idempotency-Key` (the agent's id for the text), a repeat within 24 h answers the first
+    record and records nothing, so an agent may retry after a crash without a duplicate.
 
     Args:
+        idempotency_key (str | Unset):
         body (InboundBody): Body of an inbound text.
 
     Raises:
@@ -187,5 +214,6 @@ async def asyncio(
         await asyncio_detailed(
             client=client,
             body=body,
+            idempotency_key=idempotency_key,
         )
     ).parsed
