@@ -190,22 +190,39 @@ async fn the_command_connector_sends_each_job_once_byte_for_byte_and_reports_it(
     assert_eq!(phone["last_poll_at"], "2026-11-22T12:00:00.000Z", "the node's (manual) clock: {phone}");
 }
 
-#[actix_web::test]
-async fn a_kill_9_mid_send_neither_repeats_the_send_nor_leaves_it_to_the_lease() {
-    let app = spawn_app().await;
-    let (t, _, token) = tenant_with_agent_phone(&app).await;
-    let (_d, out, state) = dirs();
-    let cmd = recording_command(&out, 20);
-    let agent = AgentProcess::start(
-        &app.api.base,
-        &token,
-        &state,
-        &["--connector", "command", "--send-command", &cmd],
-    );
-    wait_online(&app, &t.live).await;
+/// A tenant with an agent phone whose `pigeon agent` runs a recording send command that takes
+/// `secs` seconds, and one send that the command has begun. Bind `_dir`: it holds the files.
+struct SlowSend {
+    t: Tenant,
+    token: String,
+    agent: AgentProcess,
+    state: PathBuf,
+    calls: PathBuf,
+    id: String,
+    _dir: tempfile::TempDir,
+}
+
+async fn slow_send(app: &TestApp, secs: u32, delivers: bool) -> SlowSend {
+    let (t, _, token) = tenant_with_agent_phone(app).await;
+    let (dir, out, state) = dirs();
+    let cmd = recording_command(&out, secs);
+    let mut args = vec!["--connector", "command", "--send-command", &cmd];
+    if delivers {
+        args.push("--command-delivers");
+    }
+    let agent = AgentProcess::start(&app.api.base, &token, &state, &args);
+    wait_online(app, &t.live).await;
     let id = app.send_ok(&t.live, "+14155550100").await;
     let calls = out.join("calls");
     eventually(10, "the send command runs", || lines(&calls).len() == 1).await;
+    SlowSend { t, token, agent, state, calls, id, _dir: dir }
+}
+
+#[actix_web::test]
+async fn a_kill_9_mid_send_neither_repeats_the_send_nor_leaves_it_to_the_lease() {
+    let app = spawn_app().await;
+    let SlowSend { t, token, agent, state, calls, id, _dir } = slow_send(&app, 20, false).await;
+    let cmd = recording_command(calls.parent().unwrap(), 20);
     agent.kill9();
     assert_eq!(app.message(&t.live, &id).await["status"], "sending");
 
@@ -229,19 +246,7 @@ async fn a_kill_9_mid_send_neither_repeats_the_send_nor_leaves_it_to_the_lease()
 #[actix_web::test]
 async fn a_lease_that_runs_out_mid_send_comes_back_and_is_not_sent_again() {
     let app = spawn_app().await;
-    let (t, _, token) = tenant_with_agent_phone(&app).await;
-    let (_d, out, state) = dirs();
-    let cmd = recording_command(&out, 3);
-    let _agent = AgentProcess::start(
-        &app.api.base,
-        &token,
-        &state,
-        &["--connector", "command", "--send-command", &cmd, "--command-delivers"],
-    );
-    wait_online(&app, &t.live).await;
-    let id = app.send_ok(&t.live, "+14155550100").await;
-    let calls = out.join("calls");
-    eventually(10, "the send command runs", || lines(&calls).len() == 1).await;
+    let SlowSend { t, state, calls, id, agent: _agent, _dir, .. } = slow_send(&app, 3, true).await;
     // The lease runs out while the command still runs: the node queues the message again and
     // the agent, polling, is handed it a second time.
     app.clock.advance(Duration::from_secs(61));
@@ -255,19 +260,7 @@ async fn a_lease_that_runs_out_mid_send_comes_back_and_is_not_sent_again() {
 #[actix_web::test]
 async fn reports_made_while_the_node_is_down_arrive_when_it_is_back() {
     let app = spawn_app().await;
-    let (t, _, token) = tenant_with_agent_phone(&app).await;
-    let (_d, out, state) = dirs();
-    let cmd = recording_command(&out, 2);
-    let _agent = AgentProcess::start(
-        &app.api.base,
-        &token,
-        &state,
-        &["--connector", "command", "--send-command", &cmd, "--command-delivers"],
-    );
-    wait_online(&app, &t.live).await;
-    let id = app.send_ok(&t.live, "+14155550100").await;
-    let calls = out.join("calls");
-    eventually(10, "the send command runs", || lines(&calls).len() == 1).await;
+    let SlowSend { t, calls, id, agent: _agent, _dir, .. } = slow_send(&app, 2, true).await;
     // Down for 10 s: the send finishes meanwhile and its report waits in the journal.
     let app = app.restart_after(Duration::from_secs(10)).await;
     let started = std::time::Instant::now();
@@ -385,18 +378,7 @@ async fn inbound_posts_one_text_and_check_says_what_is_wrong() {
 #[actix_web::test]
 async fn sigterm_lets_the_send_in_flight_finish_and_report_before_exiting() {
     let app = spawn_app().await;
-    let (t, _, token) = tenant_with_agent_phone(&app).await;
-    let (_d, out, state) = dirs();
-    let cmd = recording_command(&out, 2);
-    let mut agent = AgentProcess::start(
-        &app.api.base,
-        &token,
-        &state,
-        &["--connector", "command", "--send-command", &cmd, "--command-delivers"],
-    );
-    wait_online(&app, &t.live).await;
-    let id = app.send_ok(&t.live, "+14155550100").await;
-    eventually(10, "the send command runs", || lines(&out.join("calls")).len() == 1).await;
+    let SlowSend { t, mut agent, id, _dir, .. } = slow_send(&app, 2, true).await;
     let pid = agent.child.id().to_string();
     assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
     let code = actix_web::rt::task::spawn_blocking(move || agent.exit_within(Duration::from_secs(15)))

@@ -19,7 +19,7 @@ use serde_json::{json, Value};
 
 use super::SendJob;
 use crate::journal::Journal;
-use crate::node::{Node, NodeError, Outcome};
+use crate::node::{Node, Outcome};
 
 /// The journal key of the last inbound row forwarded.
 const INBOUND: &str = "bluebubbles.inbound_rowid";
@@ -238,26 +238,11 @@ impl BlueBubbles {
 
     /// Follows receipts and texts received, every `poll`, for as long as the agent runs.
     pub async fn follow(self, node: Node, outcomes: tokio::sync::mpsc::UnboundedSender<Outcome>) {
-        let mut warned = false;
-        loop {
-            let round = async {
-                self.receipts(&outcomes).await?;
-                self.inbound(&node).await
-            };
-            match round.await {
-                Ok(()) if warned => {
-                    tracing::info!("BlueBubbles answers again");
-                    warned = false;
-                }
-                Ok(()) => {}
-                Err(e) if !warned => {
-                    tracing::warn!(error = %e, "cannot read receipts and texts from BlueBubbles; trying again");
-                    warned = true;
-                }
-                Err(_) => {}
-            }
-            actix_rt::time::sleep(self.poll).await;
-        }
+        super::every(self.poll, "BlueBubbles", async || {
+            self.receipts(&outcomes).await?;
+            self.inbound(&node).await
+        })
+        .await
     }
 
     /// Reads the outgoing rows since the oldest text followed; reports those delivered or failed.
@@ -340,19 +325,16 @@ impl BlueBubbles {
             let rowid = row["originalROWID"].as_i64().unwrap_or(last);
             let from = row["handle"]["address"].as_str().unwrap_or_default();
             let text = row["text"].as_str().unwrap_or_default();
-            let id = row["guid"].as_str().map(|g| format!("bluebubbles:{g}"));
+            let id = match row["guid"].as_str() {
+                Some(guid) => format!("bluebubbles:{guid}"),
+                None => format!("bluebubbles:row:{rowid}"),
+            };
             // Reactions and attachments alone are not texts.
-            if !text.is_empty() && row["associatedMessageType"].is_null() {
-                match node.inbound(from, text, id.as_deref()).await {
-                    Ok(()) => {}
-                    Err(NodeError::Refused { code, error, .. }) => {
-                        tracing::warn!(rowid, code = %code, error = %error, "the node refused a text received; skipped");
-                    }
-                    Err(e) => {
-                        tracing::debug!(error = %e, "a text received waits for the node");
-                        return Ok(());
-                    }
-                }
+            if !text.is_empty()
+                && row["associatedMessageType"].is_null()
+                && !super::forward(node, from, text, &id, rowid).await
+            {
+                return Ok(());
             }
             let _ = self.journal.set_mark(INBOUND, Some(rowid.to_string())).await;
         }

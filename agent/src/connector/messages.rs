@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{typedstream, SendJob};
 use crate::journal::Journal;
-use crate::node::{Node, NodeError, Outcome};
+use crate::node::{Node, Outcome};
 
 /// The AppleScript program, written beside the journal and run with the three arguments.
 pub const SEND_SCRIPT: &str = r#"-- pigeon agent: send one text with Messages. Arguments: recipient, text, service.
@@ -340,26 +340,11 @@ impl Messages {
 
     /// Follows receipts and texts received, every `poll`, for as long as the agent runs.
     pub async fn follow(self, node: Node, outcomes: tokio::sync::mpsc::UnboundedSender<Outcome>) {
-        let mut warned = false;
-        loop {
-            let round = async {
-                self.receipts(&outcomes).await?;
-                self.inbound(&node).await
-            };
-            match round.await {
-                Ok(()) if warned => {
-                    tracing::info!("chat.db is readable again");
-                    warned = false;
-                }
-                Ok(()) => {}
-                Err(e) if !warned => {
-                    tracing::warn!(error = %e, "cannot read receipts and texts from chat.db; trying again");
-                    warned = true;
-                }
-                Err(_) => {}
-            }
-            actix_rt::time::sleep(self.poll).await;
-        }
+        super::every(self.poll, "chat.db", async || {
+            self.receipts(&outcomes).await?;
+            self.inbound(&node).await
+        })
+        .await
     }
 
     async fn receipts(&self, outcomes: &tokio::sync::mpsc::UnboundedSender<Outcome>) -> Result<(), String> {
@@ -451,18 +436,12 @@ impl Messages {
         for (rowid, from, text, body, associated, guid) in rows {
             let text = text.or_else(|| typedstream::text(body.as_deref()?)).unwrap_or_default();
             // Reactions and attachments alone are not texts.
-            if !text.is_empty() && associated.unwrap_or(0) == 0 {
-                let id = format!("messages:{guid}");
-                match node.inbound(from.as_deref().unwrap_or_default(), &text, Some(&id)).await {
-                    Ok(()) => {}
-                    Err(NodeError::Refused { code, error, .. }) => {
-                        tracing::warn!(rowid, code = %code, error = %error, "the node refused a text received; skipped");
-                    }
-                    Err(e) => {
-                        tracing::debug!(error = %e, "a text received waits for the node");
-                        return Ok(());
-                    }
-                }
+            let (from, id) = (from.unwrap_or_default(), format!("messages:{guid}"));
+            if !text.is_empty()
+                && associated.unwrap_or(0) == 0
+                && !super::forward(node, &from, &text, &id, rowid).await
+            {
+                return Ok(());
             }
             let _ = self.journal.set_mark(INBOUND, Some(rowid.to_string())).await;
         }

@@ -14,7 +14,49 @@ pub use bluebubbles::BlueBubbles;
 pub use command::CommandConnector;
 pub use messages::Messages;
 
-use crate::node::{Node, Outcome};
+use crate::node::{Node, NodeError, Outcome};
+
+/// Runs `round` every `poll` for as long as the agent runs, saying once when `source` stops
+/// answering and once when it is back (a connector's receipts and texts received).
+pub(crate) async fn every<E: std::fmt::Display>(
+    poll: std::time::Duration,
+    source: &str,
+    mut round: impl AsyncFnMut() -> Result<(), E>,
+) {
+    let mut warned = false;
+    loop {
+        match round().await {
+            Ok(()) if warned => {
+                tracing::info!(source, "answers again");
+                warned = false;
+            }
+            Ok(()) => {}
+            Err(e) if !warned => {
+                tracing::warn!(source, error = %e, "cannot read receipts and texts received; trying again");
+                warned = true;
+            }
+            Err(_) => {}
+        }
+        actix_rt::time::sleep(poll).await;
+    }
+}
+
+/// Forwards one text received (`rowid` names it in the log); false when the node cannot take it
+/// now, so the caller stops and tries again later. A text the node refuses for good (a sender
+/// that is not a phone number, say) is logged and counts as done.
+pub(crate) async fn forward(node: &Node, from: &str, text: &str, id: &str, rowid: i64) -> bool {
+    match node.inbound(from, text, Some(id)).await {
+        Ok(()) => true,
+        Err(NodeError::Refused { code, error, .. }) => {
+            tracing::warn!(rowid, code = %code, error = %error, "the node refused a text received; skipped");
+            true
+        }
+        Err(e) => {
+            tracing::debug!(error = %e, "a text received waits for the node");
+            false
+        }
+    }
+}
 
 /// A send job with everything it needs.
 #[derive(Debug, Clone)]
