@@ -134,3 +134,26 @@ async fn check_asks_bluebubbles_and_names_a_wrong_password() {
     assert_eq!(bad.0, Some(1));
     assert!(bad.1.contains("FAIL BlueBubbles refused the password (--bb-password)"), "{}", bad.1);
 }
+
+#[actix_web::test]
+async fn a_kill_9_mid_send_is_settled_from_the_servers_rows_and_not_sent_again() {
+    let app = spawn_app().await;
+    let (t, _, token) = tenant_with_agent_phone(&app).await;
+    let bb = spawn_fake_bluebubbles(PASSWORD);
+    // Messages writes the row at once but the server answers only 20 s later.
+    bb.answer_after(20_000);
+    let (_d, _out, state) = dirs();
+    let args =
+        ["--connector", "bluebubbles", "--bb-url", &bb.url, "--bb-password", PASSWORD, "--poll-ms", "100"];
+    let agent = AgentProcess::start(&app.api.base, &token, &state, &args);
+    wait_online(&app, &t.live).await;
+    let id = app.send_ok(&t.live, "+14155550102").await;
+    crate::agent_program::eventually(10, "the server takes the send", || bb.sends().len() == 1).await;
+    agent.kill9();
+    let _agent = AgentProcess::start(&app.api.base, &token, &state, &args);
+    let settled = app.wait_status(&t.live, &id, "sent").await;
+    assert_eq!(settled["channel_used"], "sms");
+    bb.deliver(&bb.row_of(&format!("pigeon-{id}")).guid);
+    app.wait_status(&t.live, &id, "delivered").await;
+    assert_eq!(bb.sends().len(), 1, "not sent again");
+}

@@ -43,6 +43,8 @@ struct State {
     imessage: HashSet<String>,
     /// Addresses whose sends Messages fails.
     refused: HashSet<String>,
+    /// How long a send's answer takes after its row is written (Messages and the poller).
+    answer_after_ms: u64,
     clock_ms: i64,
 }
 
@@ -82,6 +84,11 @@ impl FakeBlueBubbles {
     /// `address` has iMessage.
     pub fn has_imessage(&self, address: &str) {
         self.state.lock().unwrap().imessage.insert(address.to_owned());
+    }
+
+    /// Sends answer `ms` after their row is written, as when Messages is slow.
+    pub fn answer_after(&self, ms: u64) {
+        self.state.lock().unwrap().answer_after_ms = ms;
     }
 
     /// Messages fails every send to `address`.
@@ -252,7 +259,8 @@ async fn send(state: &Arc<Mutex<State>>, body: &Value) -> HttpResponse {
         Some((s, a)) => (s.to_owned(), a.to_owned()),
         None => return error(500, "Message Send Error", "iMessage Error", "Failed to find chat", None),
     };
-    {
+    // Messages writes the row; the answer comes once the poller has seen it sent (or failed).
+    let (mut row, wait) = {
         let mut s = state.lock().unwrap();
         if !s.in_flight.insert(temp_guid.clone()) {
             return bad_request(&format!("Message is already queued to be sent! (Temp GUID: {temp_guid})"));
@@ -262,15 +270,18 @@ async fn send(state: &Arc<Mutex<State>>, body: &Value) -> HttpResponse {
             temp_guid: temp_guid.clone(),
             message: message.to_owned(),
         });
-    }
-    // Synchronous: the answer comes once Messages has sent it (or failed).
-    actix_web::rt::time::sleep(std::time::Duration::from_millis(100)).await;
+        let mut row = s.insert(message, &address, &service, true);
+        if s.refused.contains(&address) {
+            row.error = 22;
+            s.rows.last_mut().unwrap().error = 22;
+        }
+        (row, 100 + s.answer_after_ms)
+    };
+    actix_web::rt::time::sleep(std::time::Duration::from_millis(wait)).await;
     let mut s = state.lock().unwrap();
     s.in_flight.remove(&temp_guid);
-    let mut row = s.insert(message, &address, &service, true);
-    if s.refused.contains(&address) {
-        row.error = 22;
-        s.rows.last_mut().unwrap().error = 22;
+    row.date_delivered = s.rows.iter().find(|r| r.rowid == row.rowid).and_then(|r| r.date_delivered);
+    if row.error != 0 {
         let mut data = serialize(&row);
         data["tempGuid"] = json!(temp_guid);
         return error(

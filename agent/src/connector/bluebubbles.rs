@@ -27,6 +27,10 @@ const INBOUND: &str = "bluebubbles.inbound_rowid";
 const WATCH: &str = "bluebubbles.watch.";
 /// How long a sent text's receipt is followed; after that it stays `sent`.
 const WATCH_FOR_MS: i64 = 24 * 3600 * 1000;
+/// The journal keys of sends under way: `bluebubbles.sending.<message id>` → [`Sending`].
+const SENDING: &str = "bluebubbles.sending.";
+/// How far the Mac's clock may be from this one when a restart looks for a send's row.
+const SKEW_MS: i64 = 5 * 60 * 1000;
 /// A send waits for Messages (the server's own limit is 2 minutes).
 const SEND_TIMEOUT: Duration = Duration::from_secs(150);
 
@@ -75,6 +79,15 @@ impl Watch {
         let channel = if it.next()? == "iMessage" { UsedChannel::Imessage } else { UsedChannel::Sms };
         Some(Self { message_id, created_ms, channel })
     }
+}
+
+/// A send under way, kept in the journal until it settles.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Sending {
+    to: String,
+    body: String,
+    since_ms: i64,
+    imessage: bool,
 }
 
 /// What a call to the server came to, when it did not succeed.
@@ -206,34 +219,81 @@ impl BlueBubbles {
             failure_reason: Some(reason.chars().take(500).collect()),
             channel_used: Some(channel),
         };
-        let data = match self.server.call("POST", "/api/v1/message/text", &[], Some(body)).await {
-            Ok(d) => d,
-            Err(BbError::Status(500, words)) => return failed(words),
-            Err(e) => return failed(e.to_string()),
+        // Kept until the send settles, so a restart can look for its row.
+        let key = format!("{SENDING}{}", job.message_id);
+        let sending = Sending {
+            to: job.to.clone(),
+            body: job.body.clone(),
+            since_ms: now_ms(),
+            imessage: channel == UsedChannel::Imessage,
         };
-        let code = data["error"].as_i64().unwrap_or(0);
-        if code != 0 {
-            return failed(format!("Messages could not send it (error {code})"));
-        }
-        if data["dateDelivered"].as_i64().is_some() || data["isDelivered"].as_bool() == Some(true) {
+        let _ = self.journal.set_mark(&key, serde_json::to_string(&sending).ok()).await;
+        let report = match self.server.call("POST", "/api/v1/message/text", &[], Some(body)).await {
+            Ok(row) => self.judge(&job.message_id, &row, channel).await,
+            Err(BbError::Status(500, words)) => failed(words),
+            Err(e) => failed(e.to_string()),
+        };
+        let _ = self.journal.set_mark(&key, None).await;
+        report
+    }
+
+    /// What a sent row means; a row only sent is followed for its receipt.
+    async fn judge(&self, message_id: &str, row: &Value, channel: UsedChannel) -> StatusBody {
+        let code = row["error"].as_i64().unwrap_or(0);
+        let status = if code != 0 {
             return StatusBody {
-                status: ReportedStatus::Delivered,
-                failure_reason: None,
+                status: ReportedStatus::Failed,
+                failure_reason: Some(format!("Messages could not send it (error {code})")),
                 channel_used: Some(channel),
             };
-        }
-        if let Some(guid) = data["guid"].as_str() {
-            let w = Watch {
-                message_id: job.message_id.clone(),
-                created_ms: data["dateCreated"].as_i64().unwrap_or(0),
-                channel,
-            };
-            if let Err(e) = self.journal.set_mark(&format!("{WATCH}{guid}"), Some(w.encode())).await {
-                tracing::warn!(error = %e, "cannot save a receipt to follow; it is followed until the agent stops");
+        } else if row["dateDelivered"].as_i64().is_some() || row["isDelivered"].as_bool() == Some(true) {
+            ReportedStatus::Delivered
+        } else {
+            if let Some(guid) = row["guid"].as_str() {
+                let w = Watch {
+                    message_id: message_id.to_owned(),
+                    created_ms: row["dateCreated"].as_i64().unwrap_or(0),
+                    channel,
+                };
+                if let Err(e) = self.journal.set_mark(&format!("{WATCH}{guid}"), Some(w.encode())).await {
+                    tracing::warn!(error = %e, "cannot save a receipt to follow; it is followed until the agent stops");
+                }
+                self.watched.borrow_mut().insert(guid.to_owned(), w);
             }
-            self.watched.borrow_mut().insert(guid.to_owned(), w);
-        }
-        StatusBody { status: ReportedStatus::Sent, failure_reason: None, channel_used: Some(channel) }
+            ReportedStatus::Sent
+        };
+        StatusBody { status, failure_reason: None, channel_used: Some(channel) }
+    }
+
+    /// After a crash: the row of a send the agent stopped in the middle of, looked for once among
+    /// the outgoing rows since it began (the server goes on with a send its caller left).
+    pub async fn settle(&self, message_id: &str) -> Option<StatusBody> {
+        let key = format!("{SENDING}{message_id}");
+        let sending: Sending = serde_json::from_str(&self.journal.mark(&key)?).ok()?;
+        let query = json!({
+            "where": [{"statement": "message.is_from_me = :me", "args": {"me": 1}}],
+            "after": (sending.since_ms - SKEW_MS).max(0),
+            "sort": "ASC",
+            "limit": 1000,
+        });
+        let rows = self.server.call("POST", "/api/v1/message/query", &[], Some(query)).await.ok()?;
+        let row = rows.as_array()?.iter().find(|r| {
+            r["handle"]["address"].as_str() == Some(sending.to.as_str())
+                && r["text"].as_str() == Some(sending.body.trim())
+        });
+        let channel = if sending.imessage { UsedChannel::Imessage } else { UsedChannel::Sms };
+        let report = match row {
+            Some(row) => self.judge(message_id, row, channel).await,
+            None => StatusBody {
+                status: ReportedStatus::Failed,
+                failure_reason: Some(
+                    "the agent stopped before BlueBubbles recorded the text; it was not sent again".into(),
+                ),
+                channel_used: None,
+            },
+        };
+        let _ = self.journal.set_mark(&key, None).await;
+        Some(report)
     }
 
     /// Follows receipts and texts received, every `poll`, for as long as the agent runs.

@@ -128,13 +128,16 @@ impl Connector {
     }
 
     /// After a crash: what became of a send this agent had handed over and never heard back
-    /// from. Messages leaves a row in chat.db that tells; a command's or BlueBubbles' outcome does
-    /// not outlive the agent that waited for it (a BlueBubbles row carries no id of ours), so for
-    /// them it says it cannot tell.
+    /// from. Messages and BlueBubbles leave a row that tells (found by recipient and text); a
+    /// command's outcome does not outlive the agent that waited for it, so for it, and when the
+    /// row cannot be read, it says it cannot tell.
     pub async fn settle(&self, message_id: &str) -> StatusBody {
         let what = match self {
             Connector::Command(_) => "the send command ran",
-            Connector::BlueBubbles(_) => "BlueBubbles was sending it",
+            Connector::BlueBubbles(c) => match c.settle(message_id).await {
+                Some(report) => return report,
+                None => "BlueBubbles was sending it",
+            },
             // Messages leaves a row: chat.db tells what became of the send.
             Connector::Messages(c) => match c.settle(message_id).await {
                 Some(report) => return report,
