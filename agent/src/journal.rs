@@ -149,6 +149,11 @@ impl Journal {
         self.append(vec![Record::Mark { key: key.to_owned(), value }], true).await
     }
 
+    /// The ids of the messages not yet settled with the node.
+    pub fn live_ids(&self) -> Vec<String> {
+        self.inner.lock().unwrap().live.keys().cloned().collect()
+    }
+
     /// Messages not yet settled with the node.
     pub fn live(&self) -> usize {
         self.inner.lock().unwrap().live.len()

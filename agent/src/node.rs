@@ -79,6 +79,13 @@ impl Node {
         self.call_keyed::<_, serde_json::Value>("POST", "/phone/v1/inbound", Some(&b), id).await.map(drop)
     }
 
+    /// Tells the node the agent holds only `keep`: its other leases go back to the queue. How many did.
+    pub async fn release(&self, keep: Vec<String>) -> Result<u32, NodeError> {
+        let body = pigeon_protocol::ReleaseBody { keep };
+        let r: pigeon_protocol::Released = self.call("POST", "/phone/v1/leases/release", Some(&body)).await?;
+        Ok(r.released)
+    }
+
     /// The phone this token belongs to.
     pub async fn me(&self) -> Result<AgentPhone, NodeError> {
         self.call::<(), _>("GET", "/phone/v1/me", None).await

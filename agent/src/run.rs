@@ -66,6 +66,9 @@ pub async fn run(cfg: Loop, unfinished: Unfinished) -> Exit {
     let inflight = Rc::new(Cell::new(0usize));
     let freed = Rc::new(Notify::new());
     let mut link = Link::default();
+    // Jobs answered to a poll this agent never read (it died, or lost the answer) wait out their
+    // lease unless the node hears which ones the agent holds: at start, and after a failed poll.
+    let mut release_due = true;
     let stop = stop_signal();
     tokio::pin!(stop);
     let exit = loop {
@@ -77,6 +80,25 @@ pub async fn run(cfg: Loop, unfinished: Unfinished) -> Exit {
         }
         if inflight.get() >= concurrency {
             break Exit::Stopped;
+        }
+        if release_due {
+            match node.release(journal.live_ids()).await {
+                Ok(n) => {
+                    release_due = false;
+                    if n > 0 {
+                        tracing::info!(
+                            jobs = n,
+                            "jobs answered to a poll this agent never read are back in the queue"
+                        );
+                    }
+                }
+                Err(NodeError::Unauthorized(e)) => break Exit::TokenRefused(e),
+                Err(NodeError::Refused { status, .. }) => {
+                    tracing::debug!(status, "the node does not take lease releases");
+                    release_due = false;
+                }
+                Err(_) => {}
+            }
         }
         let polled = tokio::select! {
             r = node.poll(poll_wait_s) => r,
@@ -90,6 +112,7 @@ pub async fn run(cfg: Loop, unfinished: Unfinished) -> Exit {
             }
             Err(NodeError::Unauthorized(e)) => break Exit::TokenRefused(e),
             Err(e) => {
+                release_due = true;
                 let wait = link.down(&e);
                 tokio::select! {
                     _ = actix_rt::time::sleep(wait) => {}

@@ -149,6 +149,22 @@ pub struct AgentPhone {
     pub sent_today: u32,
 }
 
+/// Body of `POST /phone/v1/leases/release`: the messages the agent still holds. Every other lease
+/// of its phone goes back to the queue at once (jobs answered to a poll the agent never read).
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReleaseBody {
+    /// Message ids the agent is still sending or has yet to report.
+    pub keep: Vec<String>,
+}
+
+/// Answer of a lease release.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct Released {
+    /// Leases that went back to the queue.
+    pub released: u32,
+}
+
 /// The longest wait a job poll may ask for, in seconds.
 pub const MAX_POLL_WAIT_S: u64 = 30;
 

@@ -80,6 +80,7 @@ routes! {
     GET "/phone/v1/jobs" => phones::jobs;
     POST "/phone/v1/messages/{id}/status" => phones::status;
     POST "/phone/v1/inbound" => phones::inbound;
+    POST "/phone/v1/leases/release" => phones::release;
     POST "/phone/v1/detections/{job_id}" => phones::detection;
     POST "/v1/webhooks" => webhooks::create;
     GET "/v1/webhooks" => webhooks::list;

@@ -9,7 +9,8 @@ use pigeon_actors::domain::PhoneNumber;
 use pigeon_actors::storage::model::{Channel, MessageStatus, PhoneDriver, SimSettings};
 use pigeon_actors::PhoneView;
 use pigeon_protocol::{
-    AgentPhone, DetectionAck, DetectionAnswer, InboundBody, JobView, ReportedStatus, StatusBody, UsedChannel,
+    AgentPhone, DetectionAck, DetectionAnswer, InboundBody, JobView, ReleaseBody, Released, ReportedStatus,
+    StatusBody, UsedChannel,
 };
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -309,6 +310,29 @@ pub async fn inbound(
     }
     let m = agent.inbound(from, b.body, key).await?;
     Ok(reply(StatusCode::CREATED, MessageView::from(m)))
+}
+
+/// The agent says which messages it still holds; every other lease of its phone goes back to the
+/// queue at once. An agent calls it when it starts, and after a poll whose answer it lost, so a
+/// job answered to a poll it never read does not wait out its 60 s lease.
+#[utoipa::path(post, path = "/phone/v1/leases/release", tag = "phone agent", security(("agent_token" = [])),
+    request_body = ReleaseBody,
+    responses((status = 200, body = DataBody<Released>), (status = 400, body = ErrorBody)))]
+pub async fn release(
+    Agent(agent): Agent,
+    body: Result<Json<ReleaseBody>, ApiError>,
+) -> Result<HttpResponse, ApiError> {
+    let Json(b) = body?;
+    let keep = b
+        .keep
+        .iter()
+        .map(|id| {
+            ulid::Ulid::from_string(id)
+                .map_err(|_| ApiError::Validation(format!("keep: {id:?} is not a message id")))
+        })
+        .collect::<Result<_, _>>()?;
+    let n = agent.release(keep).await?;
+    Ok(reply(StatusCode::OK, Released { released: u32::try_from(n).unwrap_or(u32::MAX) }))
 }
 
 /// Answers a `detect` job.

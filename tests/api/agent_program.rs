@@ -35,8 +35,9 @@ impl AgentProcess {
         let log_path = state.with_extension("log");
         let log = std::fs::OpenOptions::new().create(true).append(true).open(&log_path).unwrap();
         let child = Command::new(env!("CARGO_BIN_EXE_pigeon"))
-            .args(["agent", "--server", base, "--token", token, "--poll-wait", "1s", "--state-dir"])
+            .args(["agent", "--server", base, "--token", token, "--state-dir"])
             .arg(state)
+            .args(if args.contains(&"--poll-wait") { &[][..] } else { &["--poll-wait", "1s"][..] })
             .args(args)
             .env("PIGEON_AGENT_LOG", "pigeon_agent=debug")
             .envs(env.iter().copied())
@@ -387,4 +388,26 @@ async fn sigterm_lets_the_send_in_flight_finish_and_report_before_exiting() {
     assert_eq!(code, Some(0));
     // It reported before it left.
     assert_eq!(app.message(&t.live, &id).await["status"], "delivered");
+}
+
+#[actix_web::test]
+async fn a_restarted_agent_takes_back_the_jobs_leased_to_the_poll_of_the_one_killed() {
+    let app = spawn_app().await;
+    let (t, _, token) = tenant_with_agent_phone(&app).await;
+    let (_d, out, state) = dirs();
+    let cmd = recording_command(&out, 0);
+    let args = ["--connector", "command", "--send-command", &cmd, "--command-delivers", "--poll-wait", "30s"];
+    let agent = AgentProcess::start(&app.api.base, &token, &state, &args);
+    wait_online(&app, &t.live).await;
+    actix_web::rt::time::sleep(Duration::from_millis(300)).await;
+    // Killed while its 30 s poll waits: the next job is leased to a poll nobody reads.
+    agent.kill9();
+    let id = app.send_ok(&t.live, "+14155550100").await;
+    actix_web::rt::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(app.message(&t.live, &id).await["status"], "sending");
+    // The next agent tells the node which leases it holds (none): the job comes back at once,
+    // not after its 60 s lease (the node's clock does not move here).
+    let _agent = AgentProcess::start(&app.api.base, &token, &state, &args);
+    app.wait_status(&t.live, &id, "delivered").await;
+    assert_eq!(lines(&out.join("calls")), vec![id]);
 }

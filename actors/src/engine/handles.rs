@@ -291,6 +291,11 @@ impl AgentHandle {
         self.ask(phone::AnswerDetect { job_id, imessage }).await?
     }
 
+    /// The agent holds only `keep`: every other lease of the phone goes back to the queue now.
+    pub async fn release(&self, keep: std::collections::HashSet<Ulid>) -> Result<usize, EngineError> {
+        self.ask(phone::Release { keep }).await?
+    }
+
     /// The phone this agent speaks for.
     pub async fn phone(&self) -> Result<PhoneView, EngineError> {
         let phones = self.tenant.phones().await?;

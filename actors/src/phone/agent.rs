@@ -268,6 +268,32 @@ impl Handler<Detect> for PhoneActor {
     }
 }
 
+/// An agent says which leases it holds; the others go back to the queue now (jobs answered to a
+/// poll it never read, because it died or lost the answer). How many went back.
+#[derive(Message, Clone)]
+#[rtype(result = "Result<usize, EngineError>")]
+pub(crate) struct Release {
+    pub keep: std::collections::HashSet<Ulid>,
+}
+
+impl Handler<Release> for PhoneActor {
+    type Result = ResponseFuture<Result<usize, EngineError>>;
+
+    fn handle(&mut self, msg: Release, ctx: &mut Self::Context) -> Self::Result {
+        if self.retired {
+            return Box::pin(async { Err(EngineError::NotFound(Missing::Phone)) });
+        }
+        let stale: Vec<Ulid> =
+            self.agent().leases.keys().filter(|id| !msg.keep.contains(id)).copied().collect();
+        let n = stale.len();
+        if n > 0 {
+            self.unlease(stale);
+            self.dispatch(ctx);
+        }
+        after_commit(&self.store, Ok(n))
+    }
+}
+
 /// An agent's answer to a detection question: the number it was about.
 #[derive(Message, Clone)]
 #[rtype(result = "Result<String, EngineError>")]

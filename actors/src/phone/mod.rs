@@ -23,7 +23,7 @@ use crate::failure::FailureCode;
 use crate::EngineError;
 
 use agent::SWEEP_EVERY;
-pub(crate) use agent::{AnswerDetect, Detect, Poll, Report};
+pub(crate) use agent::{AnswerDetect, Detect, Poll, Release, Report};
 pub use agent::{Job, LEASE, MAX_JOBS_PER_POLL};
 pub(crate) use recover::Recover;
 pub use sim::sim_has_imessage;

@@ -48,6 +48,8 @@ from .data_body_message_view import DataBodyMessageView
 from .data_body_message_view_data import DataBodyMessageViewData
 from .data_body_operator_phone import DataBodyOperatorPhone
 from .data_body_operator_phone_data import DataBodyOperatorPhoneData
+from .data_body_released import DataBodyReleased
+from .data_body_released_data import DataBodyReleasedData
 from .data_body_revoked import DataBodyRevoked
 from .data_body_revoked_data import DataBodyRevokedData
 from .data_body_secret_rotated import DataBodySecretRotated
@@ -116,6 +118,8 @@ from .patch_template import PatchTemplate
 from .patch_tenant_body import PatchTenantBody
 from .quiet_hours_body import QuietHoursBody
 from .quiet_hours_patch_body import QuietHoursPatchBody
+from .release_body import ReleaseBody
+from .released import Released
 from .reported_status import ReportedStatus
 from .requested_channel import RequestedChannel
 from .revoked import Revoked
@@ -184,6 +188,8 @@ __all__ = (
     "DataBodyMessageViewData",
     "DataBodyOperatorPhone",
     "DataBodyOperatorPhoneData",
+    "DataBodyReleased",
+    "DataBodyReleasedData",
     "DataBodyRevoked",
     "DataBodyRevokedData",
     "DataBodySecretRotated",
@@ -252,6 +258,8 @@ __all__ = (
     "PatchTenantBody",
     "QuietHoursBody",
     "QuietHoursPatchBody",
+    "ReleaseBody",
+    "Released",
     "ReportedStatus",
     "RequestedChannel",
     "Revoked",

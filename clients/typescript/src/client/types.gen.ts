@@ -898,6 +898,21 @@ export type DataBodyOperatorPhone = {
 /**
  * The success envelope.
  */
+export type DataBodyReleased = {
+    /**
+     * Answer of a lease release.
+     */
+    data: {
+        /**
+         * Leases that went back to the queue.
+         */
+        released: number;
+    };
+};
+
+/**
+ * The success envelope.
+ */
 export type DataBodyRevoked = {
     /**
      * Answer of a revocation.
@@ -2221,6 +2236,27 @@ export type QuietHoursPatchBody = {
 };
 
 /**
+ * Body of `POST /phone/v1/leases/release`: the messages the agent still holds. Every other lease
+ * of its phone goes back to the queue at once (jobs answered to a poll the agent never read).
+ */
+export type ReleaseBody = {
+    /**
+     * Message ids the agent is still sending or has yet to report.
+     */
+    keep: Array<string>;
+};
+
+/**
+ * Answer of a lease release.
+ */
+export type Released = {
+    /**
+     * Leases that went back to the queue.
+     */
+    released: number;
+};
+
+/**
  * What a phone reports.
  */
 export type ReportedStatus = 'sent' | 'delivered' | 'failed';
@@ -3248,6 +3284,51 @@ export type PhoneAgentJobsResponses = {
 };
 
 export type PhoneAgentJobsResponse = PhoneAgentJobsResponses[keyof PhoneAgentJobsResponses];
+
+export type PhoneAgentReleaseData = {
+    body: ReleaseBody;
+    path?: never;
+    query?: never;
+    url: '/phone/v1/leases/release';
+};
+
+export type PhoneAgentReleaseErrors = {
+    /**
+     * VALIDATION_ERROR: a field, parameter or the body is invalid (the text names it)
+     */
+    400: ErrorBody;
+    /**
+     * INVALID_API_KEY: the key or token is missing, malformed or revoked, or a JWT was refused
+     */
+    401: ErrorBody;
+    /**
+     * REQUEST_TIMEOUT: the body did not arrive within 10 s
+     */
+    408: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the body is over 1 MiB
+     */
+    413: ErrorBody;
+    /**
+     * INTERNAL_ERROR: a bug; details are in the server's log
+     */
+    500: ErrorBody;
+    /**
+     * STORAGE_UNAVAILABLE: the disk is full or failing (with `Retry-After`)
+     */
+    503: ErrorBody;
+};
+
+export type PhoneAgentReleaseError = PhoneAgentReleaseErrors[keyof PhoneAgentReleaseErrors];
+
+export type PhoneAgentReleaseResponses = {
+    /**
+     * OK
+     */
+    200: DataBodyReleased;
+};
+
+export type PhoneAgentReleaseResponse = PhoneAgentReleaseResponses[keyof PhoneAgentReleaseResponses];
 
 export type PhoneAgentMeData = {
     body?: never;
