@@ -173,12 +173,9 @@ impl Framing {
         } else {
             match self.length {
                 Some(n) if n > 0 => State::Body(n),
-                _ => State::Head { seen: 0 },
+                _ => return self.next_head(),
             }
         };
-        if next == (State::Head { seen: 0 }) {
-            return self.next_head();
-        }
         next
     }
 

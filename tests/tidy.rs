@@ -156,32 +156,27 @@ fn anchor(heading: &str) -> String {
         .collect()
 }
 
-/// The anchors of a Markdown file's headings (outside code blocks).
-fn anchors(text: &str) -> BTreeSet<String> {
+/// The lines of a Markdown text outside its fenced code blocks.
+fn prose(text: &str) -> impl Iterator<Item = &str> {
     let mut fenced = false;
-    let mut out = BTreeSet::new();
-    for line in text.lines() {
+    text.lines().filter(move |line| {
         if line.starts_with("```") {
             fenced = !fenced;
-        } else if !fenced && line.starts_with('#') {
-            out.insert(anchor(line.trim_start_matches('#')));
+            return false;
         }
-    }
-    out
+        !fenced
+    })
+}
+
+/// The anchors of a Markdown file's headings (outside code blocks).
+fn anchors(text: &str) -> BTreeSet<String> {
+    prose(text).filter(|l| l.starts_with('#')).map(|l| anchor(l.trim_start_matches('#'))).collect()
 }
 
 /// The relative link targets of a Markdown file (`[text](target)` outside code blocks).
 fn relative_links(text: &str) -> Vec<String> {
-    let mut fenced = false;
     let mut out = Vec::new();
-    for line in text.lines() {
-        if line.starts_with("```") {
-            fenced = !fenced;
-            continue;
-        }
-        if fenced {
-            continue;
-        }
+    for line in prose(text) {
         for (i, _) in line.match_indices("](") {
             let rest = &line[i + 2..];
             let target = &rest[..rest.find(')').unwrap_or(rest.len())];

@@ -97,11 +97,12 @@ impl PhoneLive {
     /// The agent's `User-Agent` (as `pigeon-agent/0.1.0`), kept to show the operator which agent
     /// and version each phone runs; at most 64 visible characters.
     pub(crate) fn saw_agent(&self, user_agent: &str) {
-        let ua: String = user_agent.chars().filter(|c| !c.is_control()).take(64).collect();
         let mut g = self.agent.lock().unwrap();
-        if g.as_deref() != Some(ua.as_str()) {
-            *g = Some(ua);
+        // Every agent call passes here: the same agent as before costs a comparison, no copy.
+        if g.as_deref() == Some(user_agent) {
+            return;
         }
+        *g = Some(user_agent.chars().filter(|c| !c.is_control()).take(64).collect());
     }
 
     /// What [`saw_agent`](Self::saw_agent) kept.

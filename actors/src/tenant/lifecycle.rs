@@ -157,11 +157,9 @@ impl Handler<Inbound> for TenantActor {
             let key = msg.key.as_ref().map(|k| format!("inbound:{}:{k}", phone.rec.id));
             let fingerprint = credentials::hash(&format!("{}\n{}", msg.from.as_str(), msg.body));
             if let Some(key) = &key {
-                let first = self.store.messages().idempotency(self.tenant.id, key)?;
-                if let Some(first) = first.filter(|r| now - r.created_at < super::send::IDEMPOTENCY_WINDOW) {
-                    if !credentials::hashes_match(&first.fingerprint, &fingerprint) {
-                        return Err(EngineError::IdempotencyKeyReused);
-                    }
+                if let Some(first) =
+                    super::send::first_answer(&self.store, self.tenant.id, key, &fingerprint, now)?
+                {
                     // A key written just before a crash may have no message: record it now.
                     if let Some(m) = self.store.messages().get(self.tenant.id, first.message_id)? {
                         return Ok(m);

@@ -61,6 +61,26 @@ pub(crate) const NEW_CONTACTS: &str = "new_contacts:";
 /// How long an idempotency key is honoured.
 pub(crate) const IDEMPOTENCY_WINDOW: chrono::TimeDelta = chrono::TimeDelta::hours(24);
 
+/// The first answer to `key` within the window, if any; the key with another request (another
+/// `fingerprint`) is refused. Sends and inbound texts share it.
+pub(crate) fn first_answer(
+    store: &pigeon_storage::Store,
+    tenant: Ulid,
+    key: &str,
+    fingerprint: &str,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Result<Option<IdempotencyRecord>, EngineError> {
+    let Some(first) =
+        store.messages().idempotency(tenant, key)?.filter(|r| now - r.created_at < IDEMPOTENCY_WINDOW)
+    else {
+        return Ok(None);
+    };
+    if !credentials::hashes_match(&first.fingerprint, fingerprint) {
+        return Err(EngineError::IdempotencyKeyReused);
+    }
+    Ok(Some(first))
+}
+
 /// Decide and record a send.
 #[derive(Message, Clone)]
 #[rtype(result = "Result<MessageRecord, EngineError>")]
@@ -164,15 +184,7 @@ impl TenantActor {
             // Only a keyed send needs the body's hash.
             let fingerprint = req.idempotency_key.as_ref().map(|_| req.fingerprint());
             if let (Some(key), Some(fingerprint)) = (&req.idempotency_key, &fingerprint) {
-                if let Some(first) = self
-                    .store
-                    .messages()
-                    .idempotency(tenant, key)?
-                    .filter(|r| now - r.created_at < IDEMPOTENCY_WINDOW)
-                {
-                    if !credentials::hashes_match(&first.fingerprint, fingerprint) {
-                        return Err(EngineError::IdempotencyKeyReused);
-                    }
+                if let Some(first) = first_answer(&self.store, tenant, key, fingerprint, now)? {
                     // The first answer again; nothing is sent.
                     let m = self
                         .store
