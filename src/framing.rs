@@ -166,17 +166,16 @@ impl Framing {
 
     /// The head ended: what follows it.
     fn body_of_head(&mut self) -> State {
-        let next = if self.unreadable || self.upgrade {
+        if self.unreadable || self.upgrade {
             State::Opaque
         } else if self.chunked {
             State::ChunkSize
         } else {
             match self.length {
                 Some(n) if n > 0 => State::Body(n),
-                _ => return self.next_head(),
+                _ => self.next_head(),
             }
-        };
-        next
+        }
     }
 
     /// Ready for the next request's head.
