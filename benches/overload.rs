@@ -1,14 +1,16 @@
 //! Overload: what a node does when offered several times what it can take, and how it comes back.
 //! Starts the release server with its defaults and measures, in order: its capacity (`pigeon
-//! loadtest`, closed loop); half that rate, open loop; overload by wrk (1,024 connections, closed
-//! loop, 30 s: it answers ~3–4× the node's capacity) with a light `pigeon loadtest` probe (200
-//! sends/s, 8 connections, open loop) measuring the sends taken meanwhile; a 3 s pause; half rate
-//! again. Samples the server's RSS. wrk, not the harness, makes the overload: the harness spends
-//! more CPU per request than the server's refusals do, and on a 2-core machine it could not offer
-//! more than it takes.
+//! loadtest`, closed loop); half that rate, open loop; then twice, overload by wrk (1,024
+//! connections of one tenant, first pausing between requests so that it offers about three times
+//! capacity, then flat out) with a `pigeon loadtest` probe as another tenant (200 sends/s, 32
+//! connections, open loop) measuring the sends taken meanwhile, a 3 s pause, and half rate again;
+//! last, a burst of 2,000 connections opening at once. Samples the server's RSS, and reads the
+//! node's own accept time of the sends taken from `/metrics`. wrk, not the harness, makes the
+//! overload: the harness spends more CPU per request than the server's refusals do, and on a
+//! 2-core machine it could not offer more than it takes.
 //!
 //! `cargo bench --bench overload [-- SECONDS]` (default 30); needs `wrk` (Debian's package). The
-//! figures go in the README ("Overload"); nothing here asserts a speed.
+//! figures go in docs/operating.md ("Overload"); nothing here asserts a speed.
 
 use std::process::Command;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -19,6 +21,9 @@ use serde_json::{json, Value};
 
 const ADMIN: &str = "svc_admin_overload_bench_token_0123456789";
 
+/// wrk's connections, all of one tenant.
+const CONNS: usize = 1024;
+
 /// wrk's script: every request a send to one of 5,000 numbers; counts answers by status.
 const SCRIPT: &str = r#"
 local n = 0
@@ -26,6 +31,9 @@ function init(args)
   wrk.method = "POST"
   wrk.headers["Content-Type"] = "application/json"
   wrk.headers["Authorization"] = "Bearer " .. os.getenv("PIGEON_KEY")
+end
+function delay()
+  return tonumber(os.getenv("WRK_DELAY_MS") or "0")
 end
 function request()
   n = n + 1
@@ -102,6 +110,30 @@ fn wrk_tenant(url: &str) -> String {
     })
 }
 
+/// The node's own histogram of sends taken (from body in to answer made): cumulative bucket counts
+/// by upper bound, read from `/metrics`.
+fn taken_buckets(url: &str) -> Vec<(f64, u64)> {
+    let text = actix_rt::System::new().block_on(async {
+        let mut res = awc::Client::new().get(format!("{url}/metrics")).send().await.expect("/metrics");
+        String::from_utf8_lossy(&res.body().limit(1 << 24).await.expect("metrics body")).into_owned()
+    });
+    text.lines()
+        .filter_map(|l| l.strip_prefix("pigeon_send_accept_seconds_bucket{le=\""))
+        .filter_map(|l| {
+            let (le, n) = l.split_once("\"} ")?;
+            Some((if le == "+Inf" { f64::INFINITY } else { le.parse().ok()? }, n.trim().parse().ok()?))
+        })
+        .collect()
+}
+
+/// The bucket bound (ms) under which a share `q` of the sends taken between two readings fell.
+fn taken_quantile(before: &[(f64, u64)], after: &[(f64, u64)], q: f64) -> f64 {
+    let count = |v: &[(f64, u64)], le: f64| v.iter().find(|b| b.0 == le).map_or(0, |b| b.1);
+    let total = after.last().map_or(0, |b| b.1) - before.last().map_or(0, |b| b.1);
+    let want = (total as f64 * q).ceil() as u64;
+    after.iter().find(|b| b.1 - count(before, b.0) >= want).map_or(f64::NAN, |b| b.0 * 1000.0)
+}
+
 fn main() {
     let secs: u64 = std::env::args().skip(1).find_map(|a| a.parse().ok()).unwrap_or(30);
     if Command::new("wrk").arg("--version").output().is_err() {
@@ -148,45 +180,80 @@ fn main() {
     let key = wrk_tenant(&url);
     let script = tempfile::NamedTempFile::new().unwrap();
     std::fs::write(script.path(), SCRIPT).unwrap();
-    let wrk = Command::new("wrk")
-        .args([
-            "-t2",
-            "-c1024",
-            &format!("-d{secs}s"),
-            "--latency",
-            "-s",
-            script.path().to_str().unwrap(),
-            &url,
-        ])
-        .env("PIGEON_KEY", &key)
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("wrk starts");
-    std::thread::sleep(Duration::from_secs(2));
-    let probe = load(
-        &url,
-        &[
-            "--rate",
-            "200",
-            "--connections",
-            "8",
-            "--duration",
-            &format!("{}s", secs.saturating_sub(5).max(5)),
-        ],
-    );
-    let wrk = wrk.wait_with_output().unwrap();
-    row("overload: probe (200/s, 8)", &probe, phase_peak());
-    let text = String::from_utf8_lossy(&wrk.stdout);
-    let pick = |p: &str| text.lines().find(|l| l.trim_start().starts_with(p)).unwrap_or("").trim().to_owned();
-    println!(
-        "  wrk, 1024 connections: {}; latency of every answer {}, {}",
-        pick("Requests/sec"),
-        pick("50%"),
-        pick("99%")
-    );
+    let wrk = |secs: u64, delay_ms: f64| {
+        Command::new("wrk")
+            .args(["-t2", &format!("-c{CONNS}"), &format!("-d{secs}s"), "--latency", "-s"])
+            .args([script.path().to_str().unwrap(), &url])
+            .env("PIGEON_KEY", &key)
+            .env("WRK_DELAY_MS", format!("{delay_ms:.1}"))
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("wrk starts")
+    };
+    let rate_of = |text: &str| -> f64 {
+        text.lines()
+            .find_map(|l| l.strip_prefix("Requests/sec:"))
+            .and_then(|v| v.trim().parse().ok())
+            .unwrap_or(0.0)
+    };
+    // wrk offers a rate by pausing each connection between its requests; one short run measures
+    // what an answer adds to the pause, and the pause is set so the offer is three times capacity.
+    let target = 3.0 * cap["accepted_per_s"].as_f64().unwrap();
+    let first = CONNS as f64 * 1000.0 / target;
+    let trial = String::from_utf8_lossy(&wrk(3, first).wait_with_output().unwrap().stdout).into_owned();
+    let answer_ms = (CONNS as f64 * 1000.0 / rate_of(&trial).max(1.0) - first).max(0.0);
+    let delay = (CONNS as f64 * 1000.0 / target - answer_ms).max(0.0);
     std::thread::sleep(Duration::from_secs(3));
     let _ = phase_peak();
-    row("half rate, 3 s after", &load(&url, &["--rate", &half, "--duration", "10s"]), phase_peak());
+    for (name, delay) in [("3x: probe (200/s, 32)", delay), ("flat out: probe (200/s, 32)", 0.0)] {
+        let flood = wrk(secs, delay);
+        std::thread::sleep(Duration::from_secs(2));
+        let before = taken_buckets(&url);
+        let probe = load(
+            &url,
+            &[
+                "--rate",
+                "200",
+                "--connections",
+                "8",
+                "--duration",
+                &format!("{}s", secs.saturating_sub(5).max(5)),
+            ],
+        );
+        let after = taken_buckets(&url);
+        let flood = flood.wait_with_output().unwrap();
+        row(name, &probe, phase_peak());
+        let text = String::from_utf8_lossy(&flood.stdout);
+        let pick =
+            |p: &str| text.lines().find(|l| l.trim_start().starts_with(p)).unwrap_or("").trim().to_owned();
+        let non2xx: f64 = text
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("Non-2xx or 3xx responses:"))
+            .map_or(0.0, |v| v.trim().parse().unwrap_or(0.0));
+        let total: f64 = text
+            .lines()
+            .find_map(|l| l.split_once(" requests in "))
+            .map_or(0.0, |(n, _)| n.trim().parse().unwrap_or(0.0));
+        let rate = rate_of(&text);
+        println!(
+            "  wrk, {CONNS} connections, one tenant: offered {rate:.0}/s ({:.1}x capacity), {:.0} % refused; latency of every answer {}, {}",
+            rate / cap["accepted_per_s"].as_f64().unwrap(),
+            100.0 * non2xx / total.max(1.0),
+            pick("50%"),
+            pick("99%")
+        );
+        println!(
+            "  the node's accept time of every send taken meanwhile (body in to answer): p50 <= {} ms, p99 <= {} ms",
+            taken_quantile(&before, &after, 0.5),
+            taken_quantile(&before, &after, 0.99)
+        );
+        std::thread::sleep(Duration::from_secs(3));
+        let _ = phase_peak();
+        row("half rate, 3 s after", &load(&url, &["--rate", &half, "--duration", "10s"]), phase_peak());
+    }
+    // A burst on a quiet node: 2,000 connections open at once, each sending every 3 s.
+    let burst = load(&url, &["--rate", "667", "--connections", "2000", "--duration", "10s"]);
+    row("burst: 2,000 conn at once", &burst, phase_peak());
     done.store(true, Ordering::Relaxed);
     sampler.join().unwrap();
     let _ = server.child.kill();

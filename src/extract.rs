@@ -25,9 +25,14 @@ fn engine(req: &HttpRequest) -> Result<Engine, ApiError> {
 
 /// The token of `Authorization: Bearer <token>`, if the header has that shape.
 pub fn bearer(req: &HttpRequest) -> Option<String> {
+    bearer_str(req).map(str::to_owned)
+}
+
+/// [`bearer`], borrowed from the request.
+pub fn bearer_str(req: &HttpRequest) -> Option<&str> {
     let v = req.headers().get(header::AUTHORIZATION)?.to_str().ok()?;
     let (scheme, token) = v.split_once(' ')?;
-    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim().to_owned())
+    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
 }
 
 /// The caller's tenant, authenticated by API key and charged for the call. Extracting it runs

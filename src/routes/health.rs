@@ -54,7 +54,7 @@ pub fn document() -> String {
 /// figures, and the work waiting (queued, in flight, held, webhook deliveries). Unauthenticated, like the probes: it holds no tenant data.
 #[utoipa::path(get, path = "/metrics", tag = "operations",
     responses((status = 200, description = "Prometheus text exposition format", content_type = "text/plain")))]
-pub async fn metrics(engine: web::Data<Engine>) -> HttpResponse {
+pub async fn metrics(engine: web::Data<Engine>, gate: web::Data<crate::overload::Gate>) -> HttpResponse {
     let handle = crate::telemetry::metrics();
     let c = engine.commit_stats();
     metrics::counter!("pigeon_store_flushes_total").absolute(c.flushes);
@@ -70,6 +70,8 @@ pub async fn metrics(engine: web::Data<Engine>) -> HttpResponse {
     metrics::gauge!("pigeon_messages_in_flight").set(d.in_flight as f64);
     metrics::gauge!("pigeon_messages_held").set(d.held as f64);
     metrics::gauge!("pigeon_webhook_deliveries_pending").set(d.webhook_deliveries as f64);
+    metrics::gauge!("pigeon_sends_pending").set(gate.pending() as f64);
+    metrics::gauge!("pigeon_sends_shedding").set(if gate.shedding() { 1.0 } else { 0.0 });
     handle.run_upkeep();
     HttpResponse::Ok().content_type("text/plain; version=0.0.4; charset=utf-8").body(handle.render())
 }

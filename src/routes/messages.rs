@@ -11,7 +11,7 @@ use utoipa::ToSchema;
 
 use super::{page as list_page, reply, DataBody, ErrorBody, ListBody};
 use crate::error::ApiError;
-use crate::extract::{bearer, parse_id, Json, Page, Tenant};
+use crate::extract::{bearer_str, parse_id, Json, Page, Tenant};
 
 /// Most characters in a message body.
 pub const MAX_BODY_CHARS: usize = 10_000;
@@ -245,16 +245,20 @@ pub(crate) fn idempotency_key(req: &actix_web::HttpRequest) -> Result<Option<Str
         (status = 429, description = "RATE_LIMIT_EXCEEDED, QUOTA_EXCEEDED, NEW_CONTACT_LIMIT", body = ErrorBody),
         (status = 503, description = "NO_PHONE_AVAILABLE: every phone is offline or at its daily limit; OVERLOADED: the node is taking all the sends it can (with `Retry-After`: retry with backoff)", body = ErrorBody)))]
 pub async fn send(
-    admitted: crate::overload::Admitted,
+    mut admitted: crate::overload::Admitted,
     engine: web::Data<Engine>,
     http: actix_web::HttpRequest,
     body: Result<Json<SendBody>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
+    // Auth first (the gate found an API key's tenant already); the body is validated here but
+    // answered only after admission (DESIGN "check order"), which runs with the send in one
+    // turn of the tenant's actor.
+    let key = match admitted.key.take() {
+        Some(key) => key,
+        None => engine.locate(bearer_str(&http).ok_or(ApiError::InvalidApiKey)?).await?,
+    };
     // The body is in: from here to the answer the send holds a place (`overload.rs`).
     let _slot = admitted.hold();
-    // Auth first; the body is validated here but answered only after admission (DESIGN "check
-    // order"), which runs with the send in one turn of the tenant's actor.
-    let key = engine.locate(&bearer(&http).ok_or(ApiError::InvalidApiKey)?).await?;
     let valid = body.and_then(|Json(body)| {
         let idem = idempotency_key(&http)?;
         validate(&engine, key.tenant_id, body, idem)

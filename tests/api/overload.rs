@@ -1,6 +1,7 @@
-//! Overload: past `--max-pending-sends` sends in the accept path, a send is refused at once with
-//! 503 `OVERLOADED`, `Retry-After` and the envelope, before its body is parsed or its key looked up;
-//! the sends taken are unaffected, and the node takes sends again as soon as they are answered.
+//! Overload: past what the gate lets into the accept path (`--max-pending-sends`, four times that
+//! for a burst), a tenant holding its share is refused at once with 503 `OVERLOADED`, `Retry-After`
+//! and the envelope, before its body is parsed; a tenant holding less still gets in; the sends taken
+//! are unaffected, and the node takes sends again as soon as they are answered.
 
 use std::time::{Duration, Instant};
 
@@ -8,35 +9,49 @@ use serde_json::json;
 
 use crate::helpers::*;
 
+/// A gauge or counter from `/metrics`.
+async fn metric(app: &Api, name: &str) -> f64 {
+    let mut res = awc::Client::new().get(format!("{}/metrics", app.base)).send().await.unwrap();
+    let text = String::from_utf8(res.body().await.unwrap().to_vec()).unwrap();
+    text.lines().find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse().ok()).unwrap_or(0.0)
+}
+
 #[actix_web::test]
-async fn past_the_bound_a_send_is_refused_at_once_and_the_others_go_through() {
+async fn past_the_bound_a_flooding_tenant_is_refused_at_once_and_a_quiet_one_still_gets_in() {
     let dir = tempfile::tempdir().unwrap();
     let (data, log) = (dir.path().join("data"), dir.path().join("log"));
     let app = spawn_binary(&data, Some(ADMIN), &log);
     let t = app.create_tenant("scale").await;
     app.sim_phone(&t.id, "+14155550999", 0).await;
+    let quiet = app.create_tenant("scale").await;
+    app.sim_phone(&quiet.id, "+14155550998", 0).await;
     assert!(app.terminate().success());
 
-    // Every commit takes a second, so two sends stay in the accept path that long.
-    let env = [("PIGEON_MAX_PENDING_SENDS", "2"), ("PIGEON_TEST_COMMIT_DELAY_MS", "1000")];
+    // A bound of 2, so a burst may take 8 places; every commit takes three seconds, so the sends
+    // taken stay in the accept path that long.
+    let env = [("PIGEON_MAX_PENDING_SENDS", "2"), ("PIGEON_TEST_COMMIT_DELAY_MS", "3000")];
     let app = spawn_binary_with(&data, Some(ADMIN), &log, &env);
-    let (a, b) = (app.api.clone(), app.api.clone());
-    let (key_a, key_b) = (t.live.clone(), t.live.clone());
-    let first =
-        actix_web::rt::spawn(async move { a.send(&key_a, json!({"to": "+14155550100", "body": "1"})).await });
-    let second =
-        actix_web::rt::spawn(async move { b.send(&key_b, json!({"to": "+14155550101", "body": "2"})).await });
-    actix_web::rt::time::sleep(Duration::from_millis(300)).await;
+    let burst: Vec<_> = (0..8)
+        .map(|i| {
+            let (api, key) = (app.api.clone(), t.live.clone());
+            actix_web::rt::spawn(async move {
+                api.send(&key, json!({"to": format!("+1415555010{i}"), "body": "b"})).await
+            })
+        })
+        .collect();
+    while metric(&app, "pigeon_sends_pending").await < 8.0 {
+        actix_web::rt::time::sleep(Duration::from_millis(10)).await;
+    }
 
     let asked = Instant::now();
-    let r = app.send(&t.live, json!({"to": "+14155550102", "body": "3"})).await;
+    let r = app.send(&t.live, json!({"to": "+14155550120", "body": "9"})).await;
     let r = r.expect(503, Some("OVERLOADED"));
-    assert!(asked.elapsed() < Duration::from_millis(500), "refused at once, not after the commit");
+    assert!(asked.elapsed() < Duration::from_millis(1000), "refused at once, not after the commit");
     assert_eq!(r.headers.get("retry-after").unwrap(), "1");
     // The body was read and dropped, so the connection stays open for the client's next request.
     assert!(r.headers.get("connection").is_none_or(|v| v != "close"), "{:?}", r.headers);
     assert!(r.headers.contains_key("x-request-id"));
-    // Refused before the body is parsed and before the key is looked up.
+    // Refused before the body is parsed; a key that names no tenant takes no one's share.
     app.raw("POST", "/v1/messages", Some(&t.live), "application/json", b"{not json".to_vec())
         .await
         .expect(503, Some("OVERLOADED"));
@@ -45,20 +60,32 @@ async fn past_the_bound_a_send_is_refused_at_once_and_the_others_go_through() {
         .expect(503, Some("OVERLOADED"));
     // Other routes are not bounded.
     app.call("GET", "/v1/messages", Some(&t.live), None).await.expect(200, None);
+    // Arrivals finding the bound full make the gate shed (the bound itself, not the burst's
+    // allowance, applies); the gauge says so.
+    let mut refused = 3.0;
+    while metric(&app, "pigeon_sends_shedding").await < 1.0 {
+        app.send(&t.live, json!({"to": "+14155550121", "body": "more"}))
+            .await
+            .expect(503, Some("OVERLOADED"));
+        refused += 1.0;
+    }
+    // A tenant holding no place still gets in past the bound.
+    let r = app.send(&quiet.live, json!({"to": "+14155550200", "body": "quiet"})).await;
+    let quiet_id = r.expect(202, None).data()["message_id"].as_str().unwrap().to_owned();
 
-    // The two taken are accepted, and then there is room again.
-    let ids: Vec<String> = [first.await.unwrap(), second.await.unwrap()]
-        .into_iter()
-        .map(|r| r.expect(202, None).data()["message_id"].as_str().unwrap().to_owned())
-        .collect();
+    // The burst is accepted, and then there is room again.
+    let mut ids = Vec::new();
+    for r in burst {
+        ids.push(r.await.unwrap().expect(202, None).data()["message_id"].as_str().unwrap().to_owned());
+    }
     app.send_ok(&t.live, "+14155550104").await;
     for id in &ids {
         app.wait_status(&t.live, id, "delivered").await;
     }
-    let mut res = awc::Client::new().get(format!("{}/metrics", app.base)).send().await.unwrap();
-    let text = String::from_utf8(res.body().await.unwrap().to_vec()).unwrap();
-    assert!(text.contains("pigeon_sends_refused_total{reason=\"overloaded\"} 3"), "{text}");
+    app.wait_status(&quiet.live, &quiet_id, "delivered").await;
+    assert_eq!(metric(&app, "pigeon_sends_refused_total{reason=\"overloaded\"}").await, refused);
+    assert_eq!(metric(&app, "pigeon_sends_shedding").await, 0.0, "a quiet gate does not shed");
     let r = app.call("GET", "/v1/messages?limit=100", Some(&t.live), None).await.expect(200, None);
-    assert_eq!(r.data().as_array().unwrap().len(), 3, "the refused sends made nothing");
+    assert_eq!(r.data().as_array().unwrap().len(), 9, "the refused sends made nothing");
     assert!(app.terminate().success());
 }

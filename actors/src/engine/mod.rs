@@ -324,6 +324,14 @@ impl Engine {
         }
     }
 
+    /// [`Engine::locate`] when it needs no identity provider (an API key, or a JWT with none
+    /// configured): answered at once, without waiting. `None` for a token only the provider can
+    /// vouch for.
+    pub fn locate_now(&self, token: &str) -> Option<Result<LocatedKey, EngineError>> {
+        let provider = self.inner.identity.is_some() && crate::identity::looks_like_jwt(token);
+        (!provider).then(|| self.locate_key(token))
+    }
+
     /// Where an API key may belong, found without the tenant's actor (which still compares the
     /// whole hash: [`Engine::send_with_key`]).
     pub fn locate_key(&self, key: &str) -> Result<LocatedKey, EngineError> {
