@@ -125,6 +125,9 @@ impl Application {
                             async move { stopping.notified().await }
                         })
                         .h1_allow_half_closed(true)
+                        .on_connect_ext(|io: &wire::Enveloped<_>, data| {
+                            data.insert(io.peer_gone());
+                        })
                         .client_request_timeout(HEADER_TIMEOUT)
                         .client_disconnect_timeout(std::time::Duration::from_secs(1))
                         .local_addr(local)

@@ -8,10 +8,15 @@
 //!
 //! On the read side the wrapper follows the requests' framing (`framing.rs`) and stops a head
 //! larger than [`MAX_HEAD`](crate::limits::MAX_HEAD): it answers 431 in the envelope itself,
-//! and the dispatcher reads the end of the stream.
+//! and the dispatcher reads the end of the stream. It also tells a request whose client closed
+//! its connection ([`PeerGone`]): the dispatcher lets half-closed connections finish their
+//! request, so a handler would otherwise never learn it, and an agent's long poll would lease jobs
+//! to a dead agent (they would wait out their lease).
 
 use std::io;
 use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::task::{Context, Poll};
 
 use actix_web::http::StatusCode;
@@ -30,12 +35,44 @@ pub struct Enveloped<T> {
     framing: Framing,
     /// A head was too large: the client is answered and nothing more is read.
     refused: bool,
+    gone: Arc<PeerGone>,
 }
 
 impl<T> Enveloped<T> {
     /// Wraps `io`.
     pub fn new(io: T) -> Self {
-        Self { io, pending: Vec::new(), written: 0, framing: Framing::default(), refused: false }
+        let gone = Arc::new(PeerGone::default());
+        Self { io, pending: Vec::new(), written: 0, framing: Framing::default(), refused: false, gone }
+    }
+
+    /// What tells this connection's requests that its client has closed it (for the
+    /// connection's data: `HttpRequest::conn_data`).
+    pub fn peer_gone(&self) -> Arc<PeerGone> {
+        self.gone.clone()
+    }
+}
+
+/// Set when a connection's client has closed its side (the read found the end of the stream).
+#[derive(Debug, Default)]
+pub struct PeerGone {
+    gone: AtomicBool,
+    notify: tokio::sync::Notify,
+}
+
+impl PeerGone {
+    /// Resolves once the client has closed its side of the connection.
+    pub async fn wait(&self) {
+        let notified = self.notify.notified();
+        tokio::pin!(notified);
+        notified.as_mut().enable();
+        if !self.gone.load(Ordering::Acquire) {
+            notified.await;
+        }
+    }
+
+    fn set(&self) {
+        self.gone.store(true, Ordering::Release);
+        self.notify.notify_waiters();
     }
 }
 
@@ -66,8 +103,12 @@ impl<T: AsyncRead + AsyncWrite + Unpin> AsyncRead for Enveloped<T> {
         if this.refused {
             return Poll::Ready(Ok(()));
         }
-        let before = buf.filled().len();
+        let (before, room) = (buf.filled().len(), buf.remaining() > 0);
         std::task::ready!(Pin::new(&mut this.io).poll_read(cx, buf))?;
+        if room && buf.filled().len() == before {
+            this.gone.set();
+            return Poll::Ready(Ok(()));
+        }
         if this.framing.feed(&buf.filled()[before..]).is_err() {
             // What came in is dropped; the dispatcher sees the stream end, and the answer goes
             // out now or with its flush or shutdown.

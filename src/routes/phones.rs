@@ -227,7 +227,11 @@ pub struct PollQuery {
 #[utoipa::path(get, path = "/phone/v1/jobs", tag = "phone agent", security(("agent_token" = [])),
     params(("wait" = Option<u32>, Query, description = "seconds to wait for work, 0–30 (default 0)")),
     responses((status = 200, body = DataBody<Vec<JobView>>), (status = 401, body = ErrorBody)))]
-pub async fn jobs(Agent(agent): Agent, q: web::Query<PollQuery>) -> Result<HttpResponse, ApiError> {
+pub async fn jobs(
+    Agent(agent): Agent,
+    q: web::Query<PollQuery>,
+    http: actix_web::HttpRequest,
+) -> Result<HttpResponse, ApiError> {
     let wait = match q.wait.as_deref() {
         None => 0,
         Some(w) => {
@@ -236,7 +240,17 @@ pub async fn jobs(Agent(agent): Agent, q: web::Query<PollQuery>) -> Result<HttpR
             })?
         }
     };
-    let jobs = agent.poll(Duration::from_secs(wait)).await?;
+    // An agent that dies mid-poll closes its connection: the poll ends then, and jobs that were
+    // on their way go back to the queue at once instead of waiting out a lease nobody holds.
+    let gone = http.conn_data::<std::sync::Arc<crate::wire::PeerGone>>().cloned();
+    let poll = std::pin::pin!(agent.poll(Duration::from_secs(wait)));
+    let jobs = match gone {
+        Some(gone) => match futures_util::future::select(poll, std::pin::pin!(gone.wait())).await {
+            futures_util::future::Either::Left((jobs, _)) => jobs?,
+            futures_util::future::Either::Right(_) => Vec::new(),
+        },
+        None => poll.await?,
+    };
     Ok(reply(StatusCode::OK, jobs))
 }
 

@@ -111,9 +111,8 @@ async fn messages_sends_by_osascript_reads_chat_db_and_survives_a_kill_9() {
 
     // `kill -9` while osascript is still running (the row is already in chat.db): the restarted
     // agent settles the send from chat.db as `sent`, and does not send it again.
+    // The killed agent's poll ends with its connection, so the next job is not leased to it.
     drop(agent);
-    // The killed agent's last poll (1 s) must run out first, or the next job is leased to it.
-    actix_web::rt::time::sleep(Duration::from_millis(1500)).await;
     let slow = [env.as_slice(), &[("FAKE_SLOW", "20")]].concat();
     let agent = AgentProcess::start_with_env(&app.api.base, &token, &state, &args, &slow);
     wait_online(&app, &t.live).await;

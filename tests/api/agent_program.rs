@@ -391,7 +391,7 @@ async fn sigterm_lets_the_send_in_flight_finish_and_report_before_exiting() {
 }
 
 #[actix_web::test]
-async fn a_restarted_agent_takes_back_the_jobs_leased_to_the_poll_of_the_one_killed() {
+async fn a_job_sent_while_the_agent_lies_dead_waits_for_the_next_one_not_for_a_lease() {
     let app = spawn_app().await;
     let (t, _, token) = tenant_with_agent_phone(&app).await;
     let (_d, out, state) = dirs();
@@ -400,13 +400,41 @@ async fn a_restarted_agent_takes_back_the_jobs_leased_to_the_poll_of_the_one_kil
     let agent = AgentProcess::start(&app.api.base, &token, &state, &args);
     wait_online(&app, &t.live).await;
     actix_web::rt::time::sleep(Duration::from_millis(300)).await;
-    // Killed while its 30 s poll waits: the next job is leased to a poll nobody reads.
+    // Killed while its 30 s poll waits: its connection closes, and the node ends the poll, so
+    // the next job is not leased to a poll nobody reads (it would wait out a 60 s lease).
     agent.kill9();
+    actix_web::rt::time::sleep(Duration::from_millis(300)).await;
     let id = app.send_ok(&t.live, "+14155550100").await;
     actix_web::rt::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(app.message(&t.live, &id).await["status"], "queued");
+    let _agent = AgentProcess::start(&app.api.base, &token, &state, &args);
+    app.wait_status(&t.live, &id, "delivered").await;
+    assert_eq!(lines(&out.join("calls")), vec![id]);
+}
+
+#[actix_web::test]
+async fn a_restarted_agent_takes_back_the_jobs_answered_to_a_poll_it_never_recorded() {
+    let app = spawn_app().await;
+    let (t, _, token) = tenant_with_agent_phone(&app).await;
+    let (_d, out, state) = dirs();
+    assert!(app.poll(&token, 0).await.is_empty(), "online, with nothing to do");
+    let id = app.send_ok(&t.live, "+14155550100").await;
+    // An agent that read its poll's answer and died before it wrote the job to its journal.
+    let addr = app.api.base.trim_start_matches("http://").to_owned();
+    let mut tcp = std::net::TcpStream::connect(&addr).unwrap();
+    let head = format!(
+        "GET /phone/v1/jobs?wait=0 HTTP/1.1\r\nhost: {addr}\r\nauthorization: Bearer {token}\r\n\r\n"
+    );
+    std::io::Write::write_all(&mut tcp, head.as_bytes()).unwrap();
+    let mut answer = [0u8; 4096];
+    let n = std::io::Read::read(&mut tcp, &mut answer).unwrap();
+    assert!(String::from_utf8_lossy(&answer[..n]).contains(&id), "the job was answered");
+    drop(tcp);
     assert_eq!(app.message(&t.live, &id).await["status"], "sending");
     // The next agent tells the node which leases it holds (none): the job comes back at once,
     // not after its 60 s lease (the node's clock does not move here).
+    let cmd = recording_command(&out, 0);
+    let args = ["--connector", "command", "--send-command", &cmd, "--command-delivers", "--poll-wait", "30s"];
     let _agent = AgentProcess::start(&app.api.base, &token, &state, &args);
     app.wait_status(&t.live, &id, "delivered").await;
     assert_eq!(lines(&out.join("calls")), vec![id]);

@@ -261,7 +261,7 @@ impl AgentHandle {
 
     /// Long poll: leased jobs, waiting up to `wait` for the first.
     pub async fn poll(&self, wait: std::time::Duration) -> Result<Vec<Job>, EngineError> {
-        self.ask(phone::Poll { wait }).await?
+        phone::JobsOnTheWay(self.ask(phone::Poll).await??).take(wait).await
     }
 
     /// A status report on a message this phone holds.

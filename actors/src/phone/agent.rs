@@ -33,24 +33,26 @@ impl PhoneActor {
             let Some(tx) = self.next_waiter() else { break };
             let jobs = self.lease(MAX_JOBS_PER_POLL);
             if jobs.is_empty() {
-                let _ = tx.send(jobs);
+                let _ = tx.send(Ok(jobs));
                 break;
             }
-            let me = ctx.address();
-            let written = durable(&self.store, Ok(jobs));
-            actix::spawn(async move {
-                let Ok(jobs) = written.await else { return };
-                if let Err(jobs) = tx.send(jobs) {
-                    // The poll gave up meanwhile: the work goes back, not to waste.
-                    me.do_send(Unlease(
-                        jobs.iter().filter_map(|j| j.message_id.as_deref()?.parse().ok()).collect(),
-                    ));
-                }
-            });
+            self.hand_over(tx, jobs, ctx);
         }
     }
 
-    pub(super) fn next_waiter(&mut self) -> Option<oneshot::Sender<Vec<Job>>> {
+    /// Sends leased `jobs` to a poll once their leases are durable; if the poll gave up
+    /// meanwhile, the work goes back at once, not after the lease.
+    fn hand_over(&self, tx: Waiter, jobs: Vec<Job>, ctx: &mut Context<Self>) {
+        let me = ctx.address();
+        let written = durable(&self.store, Ok(jobs));
+        actix::spawn(async move {
+            if let Err(Ok(jobs)) = tx.send(written.await) {
+                me.do_send(Unlease::of(&jobs));
+            }
+        });
+    }
+
+    pub(super) fn next_waiter(&mut self) -> Option<Waiter> {
         let waiters = &mut self.agent().waiters;
         while !waiters.is_empty() {
             let tx = waiters.remove(0);
@@ -144,6 +146,13 @@ impl PhoneActor {
 #[rtype(result = "()")]
 pub(crate) struct Unlease(pub Vec<Ulid>);
 
+impl Unlease {
+    /// The messages among `jobs`.
+    pub(crate) fn of(jobs: &[Job]) -> Self {
+        Self(jobs.iter().filter_map(|j| j.message_id.as_deref()?.parse().ok()).collect())
+    }
+}
+
 impl Handler<Unlease> for PhoneActor {
     type Result = ();
     fn handle(&mut self, msg: Unlease, ctx: &mut Self::Context) {
@@ -152,30 +161,67 @@ impl Handler<Unlease> for PhoneActor {
     }
 }
 
+/// Where a poll's jobs go: to the request waiting for them, which may give up (its wait ended,
+/// its agent's connection closed) and drop the receiving end.
+pub(crate) type Waiter = oneshot::Sender<Result<Vec<Job>, EngineError>>;
+
 /// An agent's long poll: jobs now, or the first ones to arrive within the wait.
 #[derive(Message, Clone)]
-#[rtype(result = "Result<Vec<Job>, EngineError>")]
-pub(crate) struct Poll {
-    pub wait: Duration,
+#[rtype(result = "Result<Polled, EngineError>")]
+pub(crate) struct Poll;
+
+/// The actor's answer to a poll: where its jobs will come, and whether they are already leased
+/// (then they come once their leases are durable, whatever the wait) or are waited for. The
+/// request, not the actor, holds the receiving end, so a request dropped before it took its jobs
+/// drops the receiver too, and the jobs go back to the queue ([`JobsOnTheWay`]).
+pub(crate) struct Polled {
+    pub rx: oneshot::Receiver<Result<Vec<Job>, EngineError>>,
+    pub leased: bool,
+    pub me: actix::Addr<PhoneActor>,
 }
 
 impl Handler<Poll> for PhoneActor {
-    type Result = ResponseFuture<Result<Vec<Job>, EngineError>>;
+    type Result = Result<Polled, EngineError>;
 
-    fn handle(&mut self, msg: Poll, _: &mut Self::Context) -> Self::Result {
+    fn handle(&mut self, _: Poll, ctx: &mut Self::Context) -> Self::Result {
         self.live.polled(&self.store, self.tenant_id, self.phone_id, self.clock.now().timestamp_millis());
         if self.retired {
-            return Box::pin(async { Err(EngineError::NotFound(Missing::Phone)) });
-        }
-        let jobs = self.lease(MAX_JOBS_PER_POLL);
-        if !jobs.is_empty() || msg.wait.is_zero() {
-            return after_commit(&self.store, Ok(jobs));
+            return Err(EngineError::NotFound(Missing::Phone));
         }
         let (tx, rx) = oneshot::channel();
-        self.agent().waiters.push(tx);
-        Box::pin(async move {
-            Ok(tokio::time::timeout(msg.wait, rx).await.ok().and_then(Result::ok).unwrap_or_default())
-        })
+        let jobs = self.lease(MAX_JOBS_PER_POLL);
+        let leased = !jobs.is_empty();
+        if leased {
+            self.hand_over(tx, jobs, ctx);
+        } else {
+            self.agent().waiters.push(tx);
+        }
+        Ok(Polled { rx, leased, me: ctx.address() })
+    }
+}
+
+/// A poll's jobs on their way to its request. Dropped before it gave them to the request (the
+/// wait ended as they came, the agent's connection closed), it puts them back in the queue.
+pub(crate) struct JobsOnTheWay(pub Polled);
+
+impl JobsOnTheWay {
+    /// The jobs, waiting at most `wait` unless they are already leased.
+    pub(crate) async fn take(mut self, wait: Duration) -> Result<Vec<Job>, EngineError> {
+        let rx = &mut self.0.rx;
+        let got = if self.0.leased { Ok(rx.await) } else { tokio::time::timeout(wait, rx).await };
+        match got {
+            Ok(Ok(jobs)) => jobs,
+            // The wait ended, or the actor stopped without handing anything over.
+            Err(_) | Ok(Err(_)) => Ok(Vec::new()),
+        }
+    }
+}
+
+impl Drop for JobsOnTheWay {
+    fn drop(&mut self) {
+        if let Ok(Ok(jobs)) = self.0.rx.try_recv() {
+            self.0.me.do_send(Unlease::of(&jobs));
+        }
     }
 }
 

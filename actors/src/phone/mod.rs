@@ -23,7 +23,7 @@ use crate::failure::FailureCode;
 use crate::EngineError;
 
 use agent::SWEEP_EVERY;
-pub(crate) use agent::{AnswerDetect, Detect, Poll, Release, Report};
+pub(crate) use agent::{AnswerDetect, Detect, JobsOnTheWay, Poll, Release, Report};
 pub use agent::{Job, LEASE, MAX_JOBS_PER_POLL};
 pub(crate) use recover::Recover;
 pub use sim::sim_has_imessage;
@@ -121,7 +121,7 @@ pub(crate) struct AgentWork {
     /// Messages leased to the agent, by message id.
     leases: HashMap<Ulid, Lease>,
     /// Agent polls waiting for work.
-    waiters: Vec<oneshot::Sender<Vec<Job>>>,
+    waiters: Vec<agent::Waiter>,
     /// Detection questions not yet handed out, and those handed out awaiting an answer.
     detect_queue: VecDeque<(Ulid, String)>,
     detect_waiting: HashMap<Ulid, (String, oneshot::Sender<bool>)>,
@@ -131,13 +131,13 @@ impl AgentWork {
     /// Answers every waiting poll with no jobs (the phone stops; the agent polls again).
     fn release_polls(self) {
         for tx in self.waiters {
-            let _ = tx.send(Vec::new());
+            let _ = tx.send(Ok(Vec::new()));
         }
     }
 
     fn is_idle(&self) -> bool {
         self.leases.is_empty()
-            && self.waiters.is_empty()
+            && self.waiters.iter().all(|tx| tx.is_closed())
             && self.detect_queue.is_empty()
             && self.detect_waiting.is_empty()
     }
