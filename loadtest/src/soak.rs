@@ -32,7 +32,20 @@ pub struct Sample {
     pub accept_p99_ms: f64,
     /// Send to webhook of the messages whose webhook came in the window.
     pub end_to_end_p99_ms: f64,
+    /// Group-commit flushes over 5 ms in the window (`pigeon_store_slow_flushes_total`).
+    pub slow_flushes: Option<f64>,
+    /// Time writers waited on the disk in the window (`pigeon_store_flush_microseconds_total`).
+    pub flush_wait_ms: Option<f64>,
+    /// Messages retention deleted in the window (`pigeon_retention_deleted_total`).
+    pub retention_deleted: Option<f64>,
 }
+
+/// The server's counters behind a sample's per-window store figures.
+const COUNTERS: [&str; 3] = [
+    "pigeon_store_slow_flushes_total",
+    "pigeon_store_flush_microseconds_total",
+    "pigeon_retention_deleted_total{kind=\"message\"}",
+];
 
 /// Samples every `every` from `measured` until `done` is set; returns the samples.
 pub(crate) async fn sample(
@@ -49,6 +62,9 @@ pub(crate) async fn sample(
     // The window starts clean at the start of measuring.
     tracker.lock().unwrap().window = crate::sink::Window::default();
     let mut next = measured + every;
+    let read =
+        |text: Option<String>| COUNTERS.map(|name| text.as_deref().and_then(|t| client::value(t, name)));
+    let mut last = read(client::metrics(&api).await);
     while !done.load(Ordering::Relaxed) {
         actix_web::rt::time::sleep(next.saturating_duration_since(Instant::now())).await;
         if done.load(Ordering::Relaxed) {
@@ -58,6 +74,11 @@ pub(crate) async fn sample(
         let w = std::mem::take(&mut tracker.lock().unwrap().window);
         let ms = |h: &Histogram<u64>, q: f64| h.value_at_quantile(q) as f64 / 1000.0;
         let text = client::metrics(&api).await;
+        // Each counter's rise over the window (a counter the server does not show yet counts 0).
+        let now = read(text.clone());
+        let rise: [Option<f64>; 3] =
+            std::array::from_fn(|i| text.as_ref().map(|_| now[i].unwrap_or(0.0) - last[i].unwrap_or(0.0)));
+        last = std::array::from_fn(|i| now[i].or(last[i]));
         out.push(Sample {
             t_s: measured.elapsed().as_secs_f64(),
             accepted: w.accepted,
@@ -69,6 +90,9 @@ pub(crate) async fn sample(
             accept_p50_ms: ms(&w.accept, 0.5),
             accept_p99_ms: ms(&w.accept, 0.99),
             end_to_end_p99_ms: ms(&w.end_to_end, 0.99),
+            slow_flushes: rise[0],
+            flush_wait_ms: rise[1].map(|us| us / 1000.0),
+            retention_deleted: rise[2],
         });
     }
     out
