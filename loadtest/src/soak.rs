@@ -38,13 +38,19 @@ pub struct Sample {
     pub flush_wait_ms: Option<f64>,
     /// Messages retention deleted in the window (`pigeon_retention_deleted_total`).
     pub retention_deleted: Option<f64>,
+    /// Group-commit flushes over 50 ms in the window.
+    pub flushes_over_50ms: Option<f64>,
+    /// Group-commit flushes over 250 ms in the window.
+    pub flushes_over_250ms: Option<f64>,
 }
 
 /// The server's counters behind a sample's per-window store figures.
-const COUNTERS: [&str; 3] = [
+const COUNTERS: [&str; 5] = [
     "pigeon_store_slow_flushes_total",
     "pigeon_store_flush_microseconds_total",
     "pigeon_retention_deleted_total{kind=\"message\"}",
+    "pigeon_store_flushes_over_50ms_total",
+    "pigeon_store_flushes_over_250ms_total",
 ];
 
 /// Samples every `every` from `measured` until `done` is set; returns the samples.
@@ -76,7 +82,7 @@ pub(crate) async fn sample(
         let text = client::metrics(&api).await;
         // Each counter's rise over the window (a counter the server does not show yet counts 0).
         let now = read(text.clone());
-        let rise: [Option<f64>; 3] =
+        let rise: [Option<f64>; COUNTERS.len()] =
             std::array::from_fn(|i| text.as_ref().map(|_| now[i].unwrap_or(0.0) - last[i].unwrap_or(0.0)));
         last = std::array::from_fn(|i| now[i].or(last[i]));
         out.push(Sample {
@@ -93,6 +99,8 @@ pub(crate) async fn sample(
             slow_flushes: rise[0],
             flush_wait_ms: rise[1].map(|us| us / 1000.0),
             retention_deleted: rise[2],
+            flushes_over_50ms: rise[3],
+            flushes_over_250ms: rise[4],
         });
     }
     out

@@ -34,6 +34,11 @@ pub struct CommitStats {
     pub flush_micros: u64,
     /// Flushes that took longer than [`SLOW_FLUSH`].
     pub slow_flushes: u64,
+    /// Flushes that took longer than 50 ms: a few long stalls and many slow flushes look alike
+    /// in the totals above.
+    pub flushes_over_50ms: u64,
+    /// Flushes that took longer than 250 ms.
+    pub flushes_over_250ms: u64,
 }
 
 #[derive(Default)]
@@ -42,6 +47,8 @@ struct Counters {
     commits: AtomicU64,
     flush_micros: AtomicU64,
     slow_flushes: AtomicU64,
+    over_50ms: AtomicU64,
+    over_250ms: AtomicU64,
 }
 
 pub(crate) struct Committer {
@@ -95,6 +102,12 @@ impl Committer {
                 c.flush_micros.fetch_add(took.as_micros() as u64, Ordering::Relaxed);
                 if took > SLOW_FLUSH {
                     c.slow_flushes.fetch_add(1, Ordering::Relaxed);
+                    if took.as_millis() > 50 {
+                        c.over_50ms.fetch_add(1, Ordering::Relaxed);
+                    }
+                    if took.as_millis() > 250 {
+                        c.over_250ms.fetch_add(1, Ordering::Relaxed);
+                    }
                 }
                 if took > STALLED_FLUSH {
                     tracing::warn!(
@@ -141,6 +154,8 @@ impl Committer {
             commits: self.counters.commits.load(Ordering::Relaxed),
             flush_micros: self.counters.flush_micros.load(Ordering::Relaxed),
             slow_flushes: self.counters.slow_flushes.load(Ordering::Relaxed),
+            flushes_over_50ms: self.counters.over_50ms.load(Ordering::Relaxed),
+            flushes_over_250ms: self.counters.over_250ms.load(Ordering::Relaxed),
         }
     }
 }
