@@ -21,7 +21,7 @@ use actix_web::dev::Payload;
 use actix_web::{web, FromRequest, HttpRequest};
 use futures_util::future::{ready, Either, LocalBoxFuture, Ready};
 use futures_util::StreamExt;
-use pigeon_actors::{Engine, LocatedKey};
+use pigeon_actors::{Engine, EngineError, LocatedKey};
 use ulid::Ulid;
 
 use crate::error::ApiError;
@@ -39,6 +39,9 @@ pub const DEFAULT_MAX_PENDING_SENDS: usize = 128;
 /// bound. Judged by arrivals, not by the count at one moment: a group commit answers all its
 /// sends at once, so the count drops to nearly nothing many times a second under any load.
 const WINDOW: Duration = Duration::from_millis(100);
+
+/// [`WINDOW`] in the gate's clock, microseconds.
+const WINDOW_US: u64 = WINDOW.as_micros() as u64;
 
 /// How far past the bound a burst may go while the gate is not shedding.
 const BURST: usize = 4;
@@ -99,7 +102,7 @@ impl Gate {
 
     fn shedding_at(&self, now: u64) -> bool {
         let window = self.window.load(Ordering::Relaxed);
-        self.shedding.load(Ordering::Relaxed) && now.saturating_sub(window) < 2 * WINDOW.as_micros() as u64
+        self.shedding.load(Ordering::Relaxed) && now.saturating_sub(window) < 2 * WINDOW_US
     }
 
     fn bucket(&self, who: impl std::hash::Hash) -> usize {
@@ -114,11 +117,11 @@ impl Gate {
     /// or the bound itself while shedding.
     fn arrive(&self, now: u64) -> (usize, usize) {
         let window = self.window.load(Ordering::Relaxed);
-        if now.saturating_sub(window) >= WINDOW.as_micros() as u64
+        if now.saturating_sub(window) >= WINDOW_US
             && self.window.compare_exchange(window, now, Ordering::Relaxed, Ordering::Relaxed).is_ok()
         {
             // Only the previous window counts: a silence longer than one ends shedding.
-            let recent = now - window < 2 * WINDOW.as_micros() as u64;
+            let recent = now - window < 2 * WINDOW_US;
             let (arrivals, full) =
                 (self.arrivals.swap(0, Ordering::Relaxed), self.full.swap(0, Ordering::Relaxed));
             self.shedding.store(recent && full * 2 > arrivals, Ordering::Relaxed);
@@ -174,9 +177,9 @@ impl Gate {
 pub struct Admitted {
     gate: Arc<Gate>,
     bucket: usize,
-    /// The caller, when found at once; `None` for a token the identity provider must verify, or
-    /// one the handler will answer 401.
-    pub key: Option<LocatedKey>,
+    /// The caller as found at once (a key that names no tenant is the handler's 401); `None`
+    /// for a token the identity provider must verify.
+    pub key: Option<Result<LocatedKey, EngineError>>,
 }
 
 impl Admitted {
@@ -216,10 +219,11 @@ impl FromRequest for Admitted {
         let token = crate::extract::bearer_str(req).unwrap_or_default();
         // A tenant is known at once by its API key; a provider's token counts as its own caller
         // until the handler has verified it.
-        let (bucket, key, known) = match engine.locate_now(token) {
-            Some(Ok(key)) => (gate.bucket(key.tenant_id), Some(key), true),
-            Some(Err(_)) => (gate.bucket(Ulid::nil()), None, false),
-            None => (gate.bucket(token), None, true),
+        let key = engine.locate_now(token);
+        let (bucket, known) = match &key {
+            Some(Ok(key)) => (gate.bucket(key.tenant_id), true),
+            Some(Err(_)) => (gate.bucket(Ulid::nil()), false),
+            None => (gate.bucket(token), true),
         };
         let now = gate.micros();
         // A key that names no tenant takes no share of a congested gate.

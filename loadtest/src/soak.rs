@@ -68,9 +68,8 @@ pub(crate) async fn sample(
     // The window starts clean at the start of measuring.
     tracker.lock().unwrap().window = crate::sink::Window::default();
     let mut next = measured + every;
-    let read =
-        |text: Option<String>| COUNTERS.map(|name| text.as_deref().and_then(|t| client::value(t, name)));
-    let mut last = read(client::metrics(&api).await);
+    let read = |text: Option<&str>| COUNTERS.map(|name| text.and_then(|t| client::value(t, name)));
+    let mut last = read(client::metrics(&api).await.as_deref());
     while !done.load(Ordering::Relaxed) {
         actix_web::rt::time::sleep(next.saturating_duration_since(Instant::now())).await;
         if done.load(Ordering::Relaxed) {
@@ -81,7 +80,7 @@ pub(crate) async fn sample(
         let ms = |h: &Histogram<u64>, q: f64| h.value_at_quantile(q) as f64 / 1000.0;
         let text = client::metrics(&api).await;
         // Each counter's rise over the window (a counter the server does not show yet counts 0).
-        let now = read(text.clone());
+        let now = read(text.as_deref());
         let rise: [Option<f64>; COUNTERS.len()] =
             std::array::from_fn(|i| text.as_ref().map(|_| now[i].unwrap_or(0.0) - last[i].unwrap_or(0.0)));
         last = std::array::from_fn(|i| now[i].or(last[i]));

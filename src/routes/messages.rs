@@ -254,7 +254,7 @@ pub async fn send(
     // answered only after admission (DESIGN "check order"), which runs with the send in one
     // turn of the tenant's actor.
     let key = match admitted.key.take() {
-        Some(key) => key,
+        Some(found) => found?,
         None => engine.locate(bearer_str(&http).ok_or(ApiError::InvalidApiKey)?).await?,
     };
     // The body is in: from here to the answer the send holds a place (`overload.rs`).
