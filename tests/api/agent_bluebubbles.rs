@@ -46,13 +46,21 @@ async fn bluebubbles_sends_follows_receipts_and_forwards_texts_once_across_a_res
         "{failed}"
     );
 
-    // What the server got: each once, the right chat, the text byte for byte, our temp guid.
+    // What the server got: each once, the right chat, the text byte for byte, our temp guid. The
+    // agent sends a poll's jobs side by side, so the order they reach the server is not fixed.
     let sends = bb.sends();
     assert_eq!(sends.len(), 3, "{sends:?}");
-    assert_eq!(sends[0].chat_guid, "iMessage;-;+14155550101");
-    assert_eq!(sends[0].message, hostile);
-    assert_eq!(sends[0].temp_guid, format!("pigeon-{}", ids[0]));
-    assert_eq!(sends[1].chat_guid, "SMS;-;+14155550102");
+    let sent = |id: &str| {
+        let guid = format!("pigeon-{id}");
+        let mut of = sends.iter().filter(|s| s.temp_guid == guid);
+        let one = of.next().unwrap_or_else(|| panic!("{guid} not sent: {sends:?}"));
+        assert!(of.next().is_none(), "{guid} sent twice: {sends:?}");
+        one
+    };
+    assert_eq!(sent(&ids[0]).chat_guid, "iMessage;-;+14155550101");
+    assert_eq!(sent(&ids[0]).message, hostile);
+    assert_eq!(sent(&ids[1]).chat_guid, "SMS;-;+14155550102");
+    assert_eq!(sent(&ids[2]).chat_guid, "SMS;-;+14155550113");
 
     // The receipt of the first comes back as `delivered`.
     bb.deliver(&bb.row_of(&format!("pigeon-{}", ids[0])).guid);
