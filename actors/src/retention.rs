@@ -4,9 +4,10 @@
 //! after their 7 days, daily counters once their day is over by a day; queued, leased and held
 //! messages and pending deliveries never go.
 //!
-//! It runs on a work thread (nicer than the accept path) in batches of [`BATCH`] per tenant and
-//! kind, yielding the thread between batches, and goes on while a batch comes back full, so it
-//! keeps up with any sustained rate the node accepts without ever holding a writer up for long.
+//! It runs on a thread of its own (as nice as the work threads), because its deletes read the
+//! oldest, coldest pages, which may have to come from disk; in batches of [`BATCH`] per tenant and
+//! kind, going on while a batch comes back full, so it keeps up with any sustained rate the node
+//! accepts.
 //! The cutoff comes from the injectable clock; a message's or delivery's age is the time in its id
 //! (ids come from the system clock, so in production both agree). Passes start on a real-time tick.
 
@@ -77,7 +78,7 @@ impl Sweeper {
     fn step(&mut self, ctx: &mut Context<Self>) {
         match self.sweep() {
             Ok(true) => {
-                // Yield first: the thread's other actors (phones, webhooks) get their turn.
+                // Yield between batches, so a stop at shutdown is not held up by a long pass.
                 ctx.spawn(tokio::task::yield_now().into_actor(self).map(|(), act, ctx| act.step(ctx)));
             }
             Ok(false) => self.running = false,

@@ -140,6 +140,8 @@ struct Inner {
     /// Where tenant actors and the scheduler run.
     front: Arbiters,
     arbiters: Mutex<Vec<Arbiter>>,
+    /// The retention sweeper's own thread (see [`Engine::start`]).
+    sweeper: ArbiterHandle,
     next: AtomicUsize,
     /// The running tenant actors.
     tenants: TenantRegistry,
@@ -179,10 +181,16 @@ impl Engine {
         // awc's TLS client needs a process-wide crypto provider; a second install is harmless.
         let _ = rustls::crypto::ring::default_provider().install_default();
         let n = config.arbiters.max(1);
-        let arbiters: Vec<Arbiter> = (0..2 * n).map(|_| Arbiter::new()).collect();
+        // Front threads, work threads, and one for the retention sweeper. The sweeper deletes the
+        // oldest records, whose pages are the coldest: once the OS has dropped them from its
+        // cache, each delete waits for a disk read, and on a shared work thread every phone and
+        // webhook behind it waited too (issue 26: end-to-end p99 rose from ~10 ms to 50–300 ms
+        // when retention began).
+        let arbiters: Vec<Arbiter> = (0..2 * n + 1).map(|_| Arbiter::new()).collect();
         let handles: Vec<ArbiterHandle> = arbiters.iter().map(Arbiter::handle).collect();
-        let (front, work) = handles.split_at(n);
-        for h in work {
+        let (front, rest) = handles.split_at(n);
+        let (work, sweeper) = rest.split_at(n);
+        for h in rest {
             h.spawn_fn(background_priority);
         }
         let shared = Arc::new(Shared {
@@ -204,6 +212,7 @@ impl Engine {
                 clock,
                 front: Arbiters(front.into()),
                 arbiters: Mutex::new(arbiters),
+                sweeper: sweeper[0].clone(),
                 next: AtomicUsize::new(0),
                 tenants: TenantRegistry::default(),
                 shared,
@@ -222,7 +231,7 @@ impl Engine {
         });
         let _ = engine.inner.shared.scheduler.set(sched);
         let (store, clock) = (engine.inner.store.clone(), engine.inner.clock.clone());
-        Sweeper::start_in_arbiter(&engine.inner.shared.arbiters.0[0], move |_| {
+        Sweeper::start_in_arbiter(&engine.inner.sweeper, move |_| {
             Sweeper::new(store, clock, config.retention)
         });
         Ok(engine)
@@ -524,13 +533,18 @@ mod tests {
     use super::*;
     use rustix::process::getpriority_process;
 
-    /// The niceness of the thread behind `h`.
-    fn nice_of(h: &ArbiterHandle) -> i32 {
+    /// The niceness and the id of the thread behind `h`.
+    fn thread_of(h: &ArbiterHandle) -> (i32, i32) {
         let (tx, rx) = std::sync::mpsc::channel();
         h.spawn_fn(move || {
-            let _ = tx.send(getpriority_process(Some(rustix::thread::gettid())).expect("getpriority"));
+            let me = rustix::thread::gettid();
+            let _ = tx.send((getpriority_process(Some(me)).expect("getpriority"), me.as_raw_nonzero().get()));
         });
         rx.recv_timeout(std::time::Duration::from_secs(5)).expect("the arbiter answers")
+    }
+
+    fn nice_of(h: &ArbiterHandle) -> i32 {
+        thread_of(h).0
     }
 
     #[actix_rt::test]
@@ -544,6 +558,19 @@ mod tests {
         let front: Vec<i32> = engine.inner.front.0.iter().map(nice_of).collect();
         assert_eq!(work, vec![(base + WORK_NICE).min(19); 2]);
         assert_eq!(front, vec![base; 2]);
+        // The sweeper is as nice as the work threads, on a thread no phone or webhook shares.
+        let (nice, sweeper) = thread_of(&engine.inner.sweeper);
+        assert_eq!(nice, (base + WORK_NICE).min(19));
+        let others: Vec<i32> = engine
+            .inner
+            .shared
+            .arbiters
+            .0
+            .iter()
+            .chain(engine.inner.front.0.iter())
+            .map(|h| thread_of(h).1)
+            .collect();
+        assert!(!others.contains(&sweeper), "{sweeper} in {others:?}");
         engine.shutdown().await.unwrap();
     }
 }
