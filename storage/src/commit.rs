@@ -8,6 +8,7 @@ use std::sync::{mpsc, Arc};
 
 use tokio::sync::oneshot;
 
+use crate::blobs::Blobs;
 use crate::health::Health;
 use crate::StoreError;
 
@@ -39,6 +40,8 @@ pub struct CommitStats {
     pub flushes_over_50ms: u64,
     /// Flushes that took longer than 250 ms.
     pub flushes_over_250ms: u64,
+    /// sled's blob files (records over ~128 KiB) synced after the flush that needed them.
+    pub blobs_synced: u64,
 }
 
 #[derive(Default)]
@@ -49,6 +52,7 @@ struct Counters {
     slow_flushes: AtomicU64,
     over_50ms: AtomicU64,
     over_250ms: AtomicU64,
+    blobs_synced: AtomicU64,
 }
 
 pub(crate) struct Committer {
@@ -67,11 +71,13 @@ fn sync_log(log: &std::fs::File) -> Result<(), String> {
 }
 
 impl Committer {
-    /// Starts the committer over `db`, whose log file is `log` (`<dir>/db`); a failed flush
-    /// tells `health`. `hold` delays every flush (crash tests only, see `store/mod.rs`).
+    /// Starts the committer over `db`, whose log file is `log` (`<dir>/db`) and whose blob files
+    /// are `blobs`; a failed flush tells `health`. `hold` delays every flush (crash tests only,
+    /// see `store/mod.rs`).
     pub(crate) fn start(
         db: sled::Db,
         log: std::fs::File,
+        mut blobs: Blobs,
         health: Arc<Health>,
         hold: Option<std::time::Duration>,
     ) -> std::io::Result<Self> {
@@ -95,6 +101,9 @@ impl Committer {
                 last_batch = batch.len();
                 let started = std::time::Instant::now();
                 let res = db.flush().map_err(|e| e.to_string()).and_then(|_| sync_log(&log));
+                let res = res.and_then(|()| blobs.sync()).map(|n| {
+                    c.blobs_synced.fetch_add(n, Ordering::Relaxed);
+                });
                 let took = started.elapsed();
                 if let Err(e) = &res {
                     health.fail(e);
@@ -123,7 +132,8 @@ impl Committer {
                 }
             }
             // Last one out: whatever was written without a commit reaches disk too.
-            if let Err(e) = db.flush().map_err(|e| e.to_string()).and_then(|_| sync_log(&log)) {
+            let res = db.flush().map_err(|e| e.to_string()).and_then(|_| sync_log(&log));
+            if let Err(e) = res.and_then(|()| blobs.sync()) {
                 tracing::error!(error = %e, "final flush failed");
             }
         })?;
@@ -156,6 +166,7 @@ impl Committer {
             slow_flushes: self.counters.slow_flushes.load(Ordering::Relaxed),
             flushes_over_50ms: self.counters.over_50ms.load(Ordering::Relaxed),
             flushes_over_250ms: self.counters.over_250ms.load(Ordering::Relaxed),
+            blobs_synced: self.counters.blobs_synced.load(Ordering::Relaxed),
         }
     }
 }

@@ -67,6 +67,9 @@ pub fn compact(dir: &Path) -> Result<Compacted, StoreError> {
         }
         new.flush()?;
         std::fs::File::open(tmp.join("db")).and_then(|f| f.sync_all()).map_err(io("sync the copy"))?;
+        // Its blob files (long texts) and the names of its files, too.
+        crate::blobs::Blobs::new(&tmp).sync().map_err(StoreError::Compact)?;
+        std::fs::File::open(&tmp).and_then(|d| d.sync_all()).map_err(io("sync the copy's directory"))?;
         (old.size_on_disk()?, new.size_on_disk()?, records)
     };
     swap(dir, &tmp)?;

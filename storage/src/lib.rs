@@ -10,6 +10,7 @@
 //! 4. Writes not followed by `commit` (usage counters, `last_used_at`) reach disk with the next
 //!    commit of anyone, sled's periodic flush, or the shutdown flush.
 
+mod blobs;
 pub mod clock;
 mod commit;
 mod compact;

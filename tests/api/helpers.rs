@@ -285,7 +285,19 @@ pub struct TestApp {
     dir: tempfile::TempDir,
 }
 
+/// A gauge or counter from `/metrics` (0 when it is not there yet).
+pub async fn metric(app: &Api, name: &str) -> f64 {
+    let mut res = awc::Client::new().get(format!("{}/metrics", app.base)).send().await.unwrap();
+    let text = String::from_utf8(res.body().await.unwrap().to_vec()).unwrap();
+    text.lines().find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse().ok()).unwrap_or(0.0)
+}
+
 impl TestApp {
+    /// The server's data directory.
+    pub fn data_dir(&self) -> &std::path::Path {
+        &self.settings.data_dir
+    }
+
     /// Stops the server gracefully and starts a new one on the same data and clock (a restart
     /// with the injectable clock still in the test's hands).
     pub async fn restart(self) -> TestApp {

@@ -9,13 +9,6 @@ use serde_json::json;
 
 use crate::helpers::*;
 
-/// A gauge or counter from `/metrics`.
-async fn metric(app: &Api, name: &str) -> f64 {
-    let mut res = awc::Client::new().get(format!("{}/metrics", app.base)).send().await.unwrap();
-    let text = String::from_utf8(res.body().await.unwrap().to_vec()).unwrap();
-    text.lines().find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse().ok()).unwrap_or(0.0)
-}
-
 #[actix_web::test]
 async fn past_the_bound_a_flooding_tenant_is_refused_at_once_and_a_quiet_one_still_gets_in() {
     let dir = tempfile::tempdir().unwrap();

@@ -117,8 +117,9 @@ impl Store {
         let log = std::fs::File::open(dir.join("db"))
             .map_err(|e| StoreError::Flush(format!("cannot open the store's log for syncing: {e}")))?;
         let health = Arc::new(Health::new(dir.to_owned()));
-        let committer = Committer::start(db.clone(), log, health.clone(), hold)
-            .map_err(|e| StoreError::Flush(format!("cannot start committer: {e}")))?;
+        let committer =
+            Committer::start(db.clone(), log, crate::blobs::Blobs::new(dir), health.clone(), hold)
+                .map_err(|e| StoreError::Flush(format!("cannot start committer: {e}")))?;
         let writes = Arc::default();
         let trees = tree::Opener { db: &db, writes: &writes, health: &health, clock: &clock };
         let meta = Meta::open(&trees)?;
