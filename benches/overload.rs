@@ -11,6 +11,10 @@
 //!
 //! `cargo bench --bench overload [-- SECONDS]` (default 30); needs `wrk` (Debian's package). The
 //! figures go in docs/operating.md ("Overload"); nothing here asserts a speed.
+//!
+//! `OVERLOAD_PIN=1` pins the server to the first CPU and the load (wrk, the probe, this program)
+//! to the others (`taskset`), so a client's latency is not its turn for a core the server is
+//! using. Capacity is then that of one core, and "3x" is three times that.
 
 use std::process::Command;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -40,6 +44,21 @@ function request()
   return wrk.format(nil, "/v1/messages", nil, string.format('{"to":"+1415555%04d","body":"overload"}', n % 5000))
 end
 "#;
+
+/// Puts every thread of the server `pid` on CPU 0 and this process (whose children, wrk and the
+/// harness, inherit it) on the rest.
+fn pin(pid: u32) {
+    let cpus = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let rest = if cpus > 1 { format!("1-{}", cpus - 1) } else { "0".into() };
+    for (cpu, target) in [("0", pid), (rest.as_str(), std::process::id())] {
+        let ok = Command::new("taskset")
+            .args(["-a", "-p", "-c", cpu, &target.to_string()])
+            .output()
+            .is_ok_and(|o| o.status.success());
+        assert!(ok, "taskset could not pin {target} to {cpu}");
+    }
+    println!("pinned: server on CPU 0, load on CPUs {rest}");
+}
 
 /// One `pigeon loadtest --url` run; its JSON report.
 fn load(url: &str, extra: &[&str]) -> Value {
@@ -148,6 +167,9 @@ fn main() {
         .env("PIGEON_WEBHOOK_ALLOW_PRIVATE", "true");
     let mut server = pigeon_loadtest::server::spawn_listening(cmd).expect("server starts");
     let pid = server.child.id();
+    if std::env::var("OVERLOAD_PIN").is_ok_and(|v| v == "1") {
+        pin(pid);
+    }
     // The highest RSS of each phase, sampled every 100 ms.
     let peak = Arc::new(AtomicU64::new(0));
     let done = Arc::new(AtomicBool::new(false));
