@@ -70,6 +70,14 @@ fn sync_log(log: &std::fs::File) -> Result<(), String> {
     log.sync_data().map_err(|e| format!("fdatasync of the store's log: {e}"))
 }
 
+/// One durable flush: sled's, then the log's sync, then the blob files it needed; how many blob
+/// files it synced.
+fn flush(db: &sled::Db, log: &std::fs::File, blobs: &mut Blobs) -> Result<u64, String> {
+    db.flush().map_err(|e| e.to_string())?;
+    sync_log(log)?;
+    blobs.sync()
+}
+
 impl Committer {
     /// Starts the committer over `db`, whose log file is `log` (`<dir>/db`) and whose blob files
     /// are `blobs`; a failed flush tells `health`. `hold` delays every flush (crash tests only,
@@ -100,8 +108,7 @@ impl Committer {
                 batch.extend(rx.try_iter());
                 last_batch = batch.len();
                 let started = std::time::Instant::now();
-                let res = db.flush().map_err(|e| e.to_string()).and_then(|_| sync_log(&log));
-                let res = res.and_then(|()| blobs.sync()).map(|n| {
+                let res = flush(&db, &log, &mut blobs).map(|n| {
                     c.blobs_synced.fetch_add(n, Ordering::Relaxed);
                 });
                 let took = started.elapsed();
@@ -132,8 +139,7 @@ impl Committer {
                 }
             }
             // Last one out: whatever was written without a commit reaches disk too.
-            let res = db.flush().map_err(|e| e.to_string()).and_then(|_| sync_log(&log));
-            if let Err(e) = res.and_then(|()| blobs.sync()) {
+            if let Err(e) = flush(&db, &log, &mut blobs) {
                 tracing::error!(error = %e, "final flush failed");
             }
         })?;
