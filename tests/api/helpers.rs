@@ -285,10 +285,15 @@ pub struct TestApp {
     dir: tempfile::TempDir,
 }
 
+/// `/metrics`: Prometheus text, not the JSON envelope.
+pub async fn metrics_text(app: &Api) -> String {
+    let mut res = awc::Client::new().get(format!("{}/metrics", app.base)).send().await.unwrap();
+    String::from_utf8(res.body().await.unwrap().to_vec()).unwrap()
+}
+
 /// A gauge or counter from `/metrics` (0 when it is not there yet).
 pub async fn metric(app: &Api, name: &str) -> f64 {
-    let mut res = awc::Client::new().get(format!("{}/metrics", app.base)).send().await.unwrap();
-    let text = String::from_utf8(res.body().await.unwrap().to_vec()).unwrap();
+    let text = metrics_text(app).await;
     text.lines().find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse().ok()).unwrap_or(0.0)
 }
 

@@ -95,8 +95,7 @@ async fn an_idle_tenant_passivates_and_its_next_calls_see_the_same_state() {
     assert_eq!(send_once(&app, &t.live).await, idem);
 
     // /metrics carries both figures.
-    let mut r = awc::Client::new().get(format!("{}/metrics", app.base)).send().await.unwrap();
-    let text = String::from_utf8(r.body().await.unwrap().to_vec()).unwrap();
+    let text = metrics_text(&app.api).await;
     assert!(
         text.contains("pigeon_tenant_actors ") && text.contains("pigeon_actor_passivations_total "),
         "{text}"

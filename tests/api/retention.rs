@@ -102,7 +102,7 @@ async fn final_messages_go_with_their_deliveries_and_queued_ones_stay() {
     app.report(&token, &queued, json!({"status": "delivered"})).await.expect(200, None);
     assert_eq!(app.message(&u.live, &queued).await["status"], "delivered");
 
-    let text = metrics(&app).await;
+    let text = metrics_text(&app.api).await;
     let deleted = |kind: &str| -> u64 {
         let prefix = format!("pigeon_retention_deleted_total{{kind=\"{kind}\"}} ");
         text.lines().find_map(|l| l.strip_prefix(&prefix)).map_or(0, |v| v.trim().parse().unwrap())
@@ -113,10 +113,4 @@ async fn final_messages_go_with_their_deliveries_and_queued_ones_stay() {
     assert!(text.contains("pigeon_retention_deleted_total{kind=\"counter\"}"), "{text}");
     let size = text.lines().find_map(|l| l.strip_prefix("pigeon_store_size_bytes ")).expect("store size");
     assert!(size.trim().parse::<f64>().unwrap() > 0.0);
-}
-
-/// `/metrics` is Prometheus text, not the JSON envelope.
-async fn metrics(app: &TestApp) -> String {
-    let mut res = awc::Client::new().get(format!("{}/metrics", app.base)).send().await.unwrap();
-    String::from_utf8(res.body().await.unwrap().to_vec()).unwrap()
 }

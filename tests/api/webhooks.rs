@@ -224,15 +224,7 @@ async fn retries_come_at_2_4_8_seconds_and_stop_on_success() {
     let hits = rx.hits();
     assert!(hits.windows(2).all(|w| w[0].body == w[1].body));
 
-    let metrics = awc::Client::default()
-        .get(format!("{}/metrics", app.base))
-        .send()
-        .await
-        .unwrap()
-        .body()
-        .await
-        .unwrap();
-    let metrics = String::from_utf8_lossy(&metrics);
+    let metrics = metrics_text(&app.api).await;
     assert!(metrics.contains(r#"pigeon_webhook_attempts_total{outcome="http_error"}"#), "{metrics}");
 
     // Success ends it: no more attempts however long we wait.
