@@ -1,4 +1,6 @@
-//! Group commit: one thread flushes sled for every writer that queued since the last flush began.
+//! Group commit: one thread flushes the store for every writer that queued since the last flush
+//! began: on sled a flush and a sync of its log, on PostgreSQL one transaction of every write made
+//! since the last (see `pg.rs`).
 //!
 //! Why a thread and not a task: sled's flush blocks, and the committer must not depend on which
 //! async runtime (actix's per-worker ones, tokio's) the writer happens to run on.
@@ -70,22 +72,49 @@ fn sync_log(log: &std::fs::File) -> Result<(), String> {
     log.sync_data().map_err(|e| format!("fdatasync of the store's log: {e}"))
 }
 
-/// One durable flush: sled's, then the log's sync, then the blob files it needed; how many blob
-/// files it synced.
-fn flush(db: &sled::Db, log: &std::fs::File, blobs: &mut Blobs) -> Result<u64, String> {
-    db.flush().map_err(|e| e.to_string())?;
-    sync_log(log)?;
-    blobs.sync()
+/// What a flush makes durable.
+pub(crate) enum Flusher {
+    /// sled, whose log file is `log` (`<dir>/db`) and whose blob files are `blobs`.
+    Sled { db: sled::Db, log: std::fs::File, blobs: Blobs },
+    /// A PostgreSQL store's writes not yet committed.
+    Pg(Arc<crate::pg::Pg>),
+}
+
+impl Flusher {
+    /// One durable flush; how many blob files it synced. On sled: sled's flush, then the log's
+    /// sync, then the blob files it needed.
+    fn flush(&mut self) -> Result<u64, String> {
+        match self {
+            Flusher::Sled { db, log, blobs } => {
+                db.flush().map_err(|e| e.to_string())?;
+                sync_log(log)?;
+                blobs.sync()
+            }
+            Flusher::Pg(pg) => pg.flush().map(|()| 0),
+        }
+    }
+
+    /// How long the committer may sit idle before it flushes anyway, for writes no commit
+    /// follows (counters, `last_used_at`): sled does that on its own.
+    fn idle_flush(&self) -> Option<std::time::Duration> {
+        match self {
+            Flusher::Sled { .. } => None,
+            Flusher::Pg(_) => Some(std::time::Duration::from_millis(500)),
+        }
+    }
+
+    /// A failed flush of sled means the disk is full or failing, which only reopening the store
+    /// mends (see `health.rs`); PostgreSQL's writes stay queued and go with the next flush.
+    fn tells_health(&self) -> bool {
+        matches!(self, Flusher::Sled { .. })
+    }
 }
 
 impl Committer {
-    /// Starts the committer over `db`, whose log file is `log` (`<dir>/db`) and whose blob files
-    /// are `blobs`; a failed flush tells `health`. `hold` delays every flush (crash tests only,
-    /// see `store/mod.rs`).
+    /// Starts the committer over `flusher`; a failed flush of sled tells `health`. `hold` delays
+    /// every flush (crash tests only, see `store/mod.rs`).
     pub(crate) fn start(
-        db: sled::Db,
-        log: std::fs::File,
-        mut blobs: Blobs,
+        mut flusher: Flusher,
         health: Arc<Health>,
         hold: Option<std::time::Duration>,
     ) -> std::io::Result<Self> {
@@ -95,7 +124,26 @@ impl Committer {
         let thread = std::thread::Builder::new().name("pigeon-commit".into()).spawn(move || {
             // Ends when every `Store` clone is gone and the channel closes.
             let mut last_batch = 0;
-            while let Ok(first) = rx.recv() {
+            let idle = flusher.idle_flush();
+            loop {
+                let first = match idle {
+                    None => match rx.recv() {
+                        Ok(w) => Some(w),
+                        Err(_) => break,
+                    },
+                    Some(idle) => match rx.recv_timeout(idle) {
+                        Ok(w) => Some(w),
+                        Err(mpsc::RecvTimeoutError::Timeout) => None,
+                        Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                    },
+                };
+                let Some(first) = first else {
+                    // Idle: what was written without a commit goes now.
+                    if let Err(e) = flusher.flush() {
+                        tracing::warn!(error = %e, "background flush failed; its writes go with the next one");
+                    }
+                    continue;
+                };
                 let mut batch = vec![first];
                 if last_batch > 1 {
                     // Writers are arriving together: let a few more join this flush. A lone
@@ -108,12 +156,16 @@ impl Committer {
                 batch.extend(rx.try_iter());
                 last_batch = batch.len();
                 let started = std::time::Instant::now();
-                let res = flush(&db, &log, &mut blobs).map(|n| {
+                let res = flusher.flush().map(|n| {
                     c.blobs_synced.fetch_add(n, Ordering::Relaxed);
                 });
                 let took = started.elapsed();
                 if let Err(e) = &res {
-                    health.fail(e);
+                    if flusher.tells_health() {
+                        health.fail(e);
+                    } else {
+                        tracing::warn!(error = %e, writers = batch.len(), "group commit failed; its writes go with the next one");
+                    }
                 }
                 c.flush_micros.fetch_add(took.as_micros() as u64, Ordering::Relaxed);
                 if took > SLOW_FLUSH {
@@ -139,7 +191,7 @@ impl Committer {
                 }
             }
             // Last one out: whatever was written without a commit reaches disk too.
-            if let Err(e) = flush(&db, &log, &mut blobs) {
+            if let Err(e) = flusher.flush() {
                 tracing::error!(error = %e, "final flush failed");
             }
         })?;

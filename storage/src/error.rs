@@ -6,6 +6,9 @@ pub enum StoreError {
     /// sled reported an I/O or corruption error.
     #[error("sled: {0}")]
     Sled(#[from] sled::Error),
+    /// PostgreSQL could not be reached or refused a statement (the PostgreSQL store).
+    #[error("database: {0}")]
+    Database(String),
     /// A flush failed; the writes it covered may not be on disk.
     #[error("flush failed: {0}")]
     Flush(String),
@@ -29,7 +32,7 @@ impl StoreError {
     /// True for the failures of a disk that is full or failing: the request may succeed later,
     /// so it is answered 503 with `Retry-After`, not 500.
     pub fn is_unavailable(&self) -> bool {
-        matches!(self, StoreError::Sled(sled::Error::Io(_)) | StoreError::Flush(_))
+        matches!(self, StoreError::Sled(sled::Error::Io(_)) | StoreError::Flush(_) | StoreError::Database(_))
     }
 }
 

@@ -17,6 +17,7 @@ mod compact;
 mod error;
 mod health;
 pub mod model;
+pub mod pg;
 mod store;
 pub mod ts;
 

@@ -3,7 +3,7 @@
 
 use ulid::Ulid;
 
-use super::tree::{Opener, Tree};
+use super::tree::{Opener, Tree, Writes};
 use super::{decode, encode, get_of, page, tkey, u64_value, ulid_at};
 use crate::model::{CampaignRecord, CampaignStatus, MessageStatus};
 use crate::StoreError;
@@ -63,14 +63,14 @@ impl Campaigns {
     /// Stores a campaign's resolved recipients, numbered from 0, in batches.
     pub fn put_recipients(&self, tenant: Ulid, campaign: Ulid, phones: &[String]) -> Result<(), StoreError> {
         for (n, chunk) in phones.chunks(RECIPIENT_BATCH).enumerate() {
-            let mut batch = sled::Batch::default();
+            let mut w = Writes::default();
             for (j, p) in chunk.iter().enumerate() {
                 let i = (n * RECIPIENT_BATCH + j) as u64;
                 let mut k = tkey(tenant, &campaign.to_bytes());
                 k.extend_from_slice(&i.to_be_bytes());
-                batch.insert(k, p.as_bytes());
+                w.insert(&self.recipients, k, p.as_bytes());
             }
-            self.recipients.apply_batch(batch, chunk.len() as u64)?;
+            w.apply()?;
         }
         Ok(())
     }
@@ -133,10 +133,10 @@ impl Campaigns {
         }
         let key = tally_key(tenant, campaign, status);
         let count = u64_value(self.messages.get(&key)?) + 1;
-        let mut batch = sled::Batch::default();
-        batch.remove(link);
-        batch.insert(key, &count.to_be_bytes());
-        self.messages.apply_batch(batch, 2)?;
+        let mut w = Writes::default();
+        w.remove(&self.messages, link);
+        w.insert(&self.messages, key, &count.to_be_bytes());
+        w.apply()?;
         Ok(())
     }
 

@@ -2,11 +2,9 @@
 //! authentication before the tenant is known) and the id index (key id → tenant, for the
 //! operator's calls that name only the key). A revoked key leaves the credential index.
 
-use sled::transaction::{ConflictableTransactionError as Cte, TransactionalTree};
-use sled::Transactional;
 use ulid::Ulid;
 
-use super::tree::{Opener, Tree};
+use super::tree::{Opener, Tree, Writes};
 use super::{all_of, encode, hash_index, owner_pair, tkey, ulid_value};
 use crate::model::ApiKeyRecord;
 use crate::StoreError;
@@ -33,38 +31,26 @@ impl Keys {
         Ok(Self { keys: db.tree("keys")?, key_hashes: db.tree("key_hashes")?, key_ids: db.tree("key_ids")? })
     }
 
-    pub(super) fn trees(&self) -> (&Tree, &Tree, &Tree) {
-        (&self.keys, &self.key_hashes, &self.key_ids)
-    }
-
-    /// One key and both its indexes, inside a transaction over [`Keys::trees`].
-    pub(super) fn put_in(
-        keys: &TransactionalTree,
-        hashes: &TransactionalTree,
-        ids: &TransactionalTree,
-        k: &ApiKeyRecord,
-    ) -> Result<(), Cte<StoreError>> {
+    /// One key and both its indexes, added to a set of writes that land together.
+    pub(super) fn put_in<'t>(&'t self, w: &mut Writes<'t>, k: &ApiKeyRecord) {
         let rk = tkey(k.tenant_id, &k.id.to_bytes());
-        keys.insert(rk.clone(), encode(k))?;
-        ids.insert(&k.id.to_bytes(), &k.tenant_id.to_bytes())?;
+        w.insert(&self.keys, &rk, encode(k));
+        w.insert(&self.key_ids, k.id.to_bytes(), &k.tenant_id.to_bytes());
         let hk = hash_index(&k.hash).expect("stored hashes are full SHA-256 hex");
         if k.revoked_at.is_some() {
-            hashes.remove(hk)?;
+            w.remove(&self.key_hashes, hk);
         } else {
-            hashes.insert(hk, rk)?;
+            w.insert(&self.key_hashes, hk, rk);
         }
-        Ok(())
     }
 
     /// Writes a key and keeps both indexes in step: a revoked key leaves the credential index, so
     /// it can never authenticate again. Follow with [`super::Store::commit`] when the change must
     /// last.
     pub fn put(&self, k: &ApiKeyRecord) -> Result<(), StoreError> {
-        (&*self.keys, &*self.key_hashes, &*self.key_ids)
-            .transaction(|(kt, kh, ki)| Self::put_in(kt, kh, ki, k))
-            .map_err(StoreError::from)?;
-        self.keys.count(3);
-        Ok(())
+        let mut w = Writes::default();
+        self.put_in(&mut w, k);
+        w.apply()
     }
 
     /// Every key of a tenant, revoked ones included, in creation order.

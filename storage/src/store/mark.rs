@@ -225,7 +225,9 @@ mod tests {
         let writes = Arc::default();
         let health = Arc::new(Health::new(dir.path().to_owned()));
         let clock = crate::clock::SystemClock::shared();
-        let opener = super::super::tree::Opener { db: &db, writes: &writes, health: &health, clock: &clock };
+        let engine = super::super::tree::Engine::Sled(db);
+        let opener =
+            super::super::tree::Opener { engine: &engine, writes: &writes, health: &health, clock: &clock };
         let tree = opener.tree("t").unwrap();
         for (g, id) in [(1u8, 1u8), (1, 5), (2, 2), (2, 9), (0xff, 7)] {
             let mut k = vec![g; 16];

@@ -242,7 +242,7 @@ impl Messages {
 /// Reads messages from `records` until `limit` are kept or `max_read` are read. When the read
 /// limit stops it before the end, the second value is the last id read, to go on from.
 fn scan(
-    mut records: impl Iterator<Item = sled::Result<(sled::IVec, sled::IVec)>>,
+    mut records: impl Iterator<Item = Result<(super::tree::IVec, super::tree::IVec), StoreError>>,
     limit: usize,
     max_read: usize,
     keep: impl Fn(&MessageRecord) -> bool,

@@ -18,7 +18,7 @@ mod records;
 mod retention;
 mod sessions;
 mod tenants;
-mod tree;
+pub(crate) mod tree;
 mod webhooks;
 mod worklist;
 
@@ -29,7 +29,7 @@ use std::sync::Arc;
 use ulid::Ulid;
 
 use crate::clock::{Ids, SharedClock, SystemClock};
-use crate::commit::{CommitStats, Committer};
+use crate::commit::{CommitStats, Committer, Flusher};
 use crate::health::{Health, StoreHealth, Writable};
 use crate::StoreError;
 use codec::Codec;
@@ -53,7 +53,7 @@ pub struct Store {
 }
 
 struct Inner {
-    db: sled::Db,
+    engine: tree::Engine,
     /// Record ids, on the clock the store was opened with (see `clock.rs`).
     ids: Ids,
     /// Writes made through the store's trees (see `tree.rs`).
@@ -117,11 +117,31 @@ impl Store {
         let log = std::fs::File::open(dir.join("db"))
             .map_err(|e| StoreError::Flush(format!("cannot open the store's log for syncing: {e}")))?;
         let health = Arc::new(Health::new(dir.to_owned()));
-        let committer =
-            Committer::start(db.clone(), log, crate::blobs::Blobs::new(dir), health.clone(), hold)
-                .map_err(|e| StoreError::Flush(format!("cannot start committer: {e}")))?;
+        let flusher = Flusher::Sled { db: db.clone(), log, blobs: crate::blobs::Blobs::new(dir) };
+        Self::start(tree::Engine::Sled(db), flusher, health, hold, clock)
+    }
+
+    /// Opens the store in a PostgreSQL database (see `pg.rs`): connects with a pool of `pool`
+    /// connections, brings its schema up to date, and starts the committer, which writes each
+    /// group commit as one transaction.
+    pub fn open_postgres(url: &str, pool: usize, clock: SharedClock) -> Result<Self, StoreError> {
+        let pg = crate::pg::Pg::connect(url, pool)?;
+        let health = Arc::new(Health::new(std::path::PathBuf::new()));
+        let hold = test_commit_delay();
+        Self::start(tree::Engine::Pg(pg.clone()), Flusher::Pg(pg), health, hold, clock)
+    }
+
+    fn start(
+        engine: tree::Engine,
+        flusher: Flusher,
+        health: Arc<Health>,
+        hold: Option<std::time::Duration>,
+        clock: SharedClock,
+    ) -> Result<Self, StoreError> {
+        let committer = Committer::start(flusher, health.clone(), hold)
+            .map_err(|e| StoreError::Flush(format!("cannot start committer: {e}")))?;
         let writes = Arc::default();
-        let trees = tree::Opener { db: &db, writes: &writes, health: &health, clock: &clock };
+        let trees = tree::Opener { engine: &engine, writes: &writes, health: &health, clock: &clock };
         let meta = Meta::open(&trees)?;
         let tenants = Tenants::open(&trees)?;
         let messages = Messages::open(&trees)?;
@@ -159,7 +179,7 @@ impl Store {
                 ids: Ids::new(clock),
                 writes,
                 health,
-                db,
+                engine,
                 committer,
             }),
         })
@@ -184,7 +204,12 @@ impl Store {
     /// Flushes on the caller's thread without sharing: one flush per call (sled's flush only; the
     /// committer also syncs the log). Only the benchmark uses it, to show what group commit saves.
     pub fn flush_unshared(&self) -> Result<(), StoreError> {
-        self.inner.db.flush()?;
+        match &self.inner.engine {
+            tree::Engine::Sled(db) => {
+                db.flush()?;
+            }
+            tree::Engine::Pg(pg) => pg.flush().map_err(StoreError::Flush)?,
+        }
         Ok(())
     }
 
@@ -217,7 +242,18 @@ impl Store {
 
     /// Bytes the store takes on disk.
     pub fn size_on_disk(&self) -> u64 {
-        self.inner.db.size_on_disk().unwrap_or(0)
+        match &self.inner.engine {
+            tree::Engine::Sled(db) => db.size_on_disk().unwrap_or(0),
+            tree::Engine::Pg(pg) => pg.size_on_disk().unwrap_or(0),
+        }
+    }
+
+    /// Which engine the store is on: `sled` or `postgres`.
+    pub fn backend(&self) -> &'static str {
+        match &self.inner.engine {
+            tree::Engine::Sled(_) => "sled",
+            tree::Engine::Pg(_) => "postgres",
+        }
     }
 
     /// The operator token and the demo marker.
@@ -371,12 +407,12 @@ pub(crate) fn ulid_at(bytes: &[u8]) -> Ulid {
 }
 
 /// The id a 16-byte index value names, if it is one.
-pub(crate) fn ulid_value(v: Option<sled::IVec>) -> Option<Ulid> {
+pub(crate) fn ulid_value(v: Option<tree::IVec>) -> Option<Ulid> {
     v.filter(|v| v.len() == 16).map(|v| ulid_at(&v))
 }
 
 /// A counter's value (8 bytes, big-endian); 0 when never set.
-pub(crate) fn u64_value(v: Option<sled::IVec>) -> u64 {
+pub(crate) fn u64_value(v: Option<tree::IVec>) -> u64 {
     v.and_then(|v| <[u8; 8]>::try_from(v.as_ref()).ok()).map(u64::from_be_bytes).unwrap_or(0)
 }
 
@@ -390,13 +426,13 @@ pub(crate) fn hash_index(hash_hex: &str) -> Option<&[u8]> {
 }
 
 /// A 32-byte index value `tenant ++ id` as the pair it names.
-pub(crate) fn owner_pair(v: Option<sled::IVec>) -> Option<(Ulid, Ulid)> {
+pub(crate) fn owner_pair(v: Option<tree::IVec>) -> Option<(Ulid, Ulid)> {
     v.filter(|v| v.len() == 32).map(|v| (ulid_at(&v), ulid_at(&v[16..])))
 }
 
 /// Records of one tenant in a tree keyed `tenant ++ prefix ++ id`, in id order after `after`.
 pub(crate) fn page<T: Codec>(
-    tree: &sled::Tree,
+    tree: &tree::Tree,
     name: &'static str,
     prefix: &[u8],
     after: Option<Ulid>,
@@ -419,7 +455,7 @@ pub(crate) fn page<T: Codec>(
 
 /// The same newest first: records under `prefix` (keyed `prefix ++ id`) before `before`.
 pub(crate) fn page_newest<T: Codec>(
-    tree: &sled::Tree,
+    tree: &tree::Tree,
     name: &'static str,
     prefix: &[u8],
     before: Option<Ulid>,
@@ -445,7 +481,7 @@ pub(crate) fn page_newest<T: Codec>(
 
 /// Every record of one tenant in a tree keyed `tenant ++ id`, in id order.
 pub(crate) fn all_of<T: Codec>(
-    tree: &sled::Tree,
+    tree: &tree::Tree,
     name: &'static str,
     tenant: Ulid,
 ) -> Result<Vec<T>, StoreError> {
@@ -454,7 +490,7 @@ pub(crate) fn all_of<T: Codec>(
 
 /// One record of a tenant in a tree keyed `tenant ++ id`.
 pub(crate) fn get_of<T: Codec>(
-    tree: &sled::Tree,
+    tree: &tree::Tree,
     name: &'static str,
     tenant: Ulid,
     id: Ulid,

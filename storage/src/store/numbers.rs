@@ -36,7 +36,7 @@ impl Numbers {
 
     /// True if the number sent STOP to this tenant and not START since.
     pub fn is_opted_out(&self, tenant: Ulid, number: &str) -> Result<bool, StoreError> {
-        Ok(self.optouts.contains_key(tkey(tenant, number.as_bytes()))?)
+        self.optouts.contains_key(tkey(tenant, number.as_bytes()))
     }
 
     /// The last detection of a number by this tenant's phones.

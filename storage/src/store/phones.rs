@@ -2,11 +2,9 @@
 //! calls that name only the phone) and the agent-token index (hash → phone, to authenticate an
 //! agent before its tenant is known).
 
-use sled::transaction::ConflictableTransactionError as Cte;
-use sled::Transactional;
 use ulid::Ulid;
 
-use super::tree::{Opener, Tree};
+use super::tree::{Opener, Tree, Writes};
 use super::{all_of, encode, get_of, hash_index, owner_pair, tkey, ulid_value};
 use crate::model::PhoneRecord;
 use crate::StoreError;
@@ -49,26 +47,21 @@ impl Phones {
     fn change(&self, p: &PhoneRecord, keep: bool) -> Result<(), StoreError> {
         let rk = tkey(p.tenant_id, &p.id.to_bytes());
         let token = p.agent_token_hash.as_deref().and_then(hash_index);
-        (&*self.phones, &*self.phone_ids, &*self.phone_tokens)
-            .transaction(|(ph, ids, tokens)| {
-                if keep {
-                    ph.insert(rk.as_slice(), encode(p))?;
-                    ids.insert(&p.id.to_bytes(), &p.tenant_id.to_bytes())?;
-                    if let Some(t) = token {
-                        tokens.insert(t, rk.as_slice())?;
-                    }
-                } else {
-                    ph.remove(rk.as_slice())?;
-                    ids.remove(&p.id.to_bytes())?;
-                    if let Some(t) = token {
-                        tokens.remove(t)?;
-                    }
-                }
-                Ok::<_, Cte<StoreError>>(())
-            })
-            .map_err(StoreError::from)?;
-        self.phones.count(2 + u64::from(token.is_some()));
-        Ok(())
+        let mut w = Writes::default();
+        if keep {
+            w.insert(&self.phones, &rk, encode(p));
+            w.insert(&self.phone_ids, p.id.to_bytes(), &p.tenant_id.to_bytes());
+            if let Some(t) = token {
+                w.insert(&self.phone_tokens, t, rk.as_slice());
+            }
+        } else {
+            w.remove(&self.phones, &rk);
+            w.remove(&self.phone_ids, p.id.to_bytes());
+            if let Some(t) = token {
+                w.remove(&self.phone_tokens, t);
+            }
+        }
+        w.apply()
     }
 
     /// A tenant's phones in creation order.

@@ -6,11 +6,9 @@
 use std::marker::PhantomData;
 
 use serde::{de::DeserializeOwned, Serialize};
-use sled::transaction::ConflictableTransactionError as Cte;
-use sled::Transactional;
 use ulid::Ulid;
 
-use super::tree::{Opener, Tree};
+use super::tree::{Opener, Tree, Writes};
 use super::{encode, get_of, page, tkey, ulid_value};
 use crate::model::{ContactRecord, TemplateRecord};
 use crate::StoreError;
@@ -71,32 +69,22 @@ impl<T: Unique> Indexed<T> {
     /// field changed. Follow with [`super::Store::commit`].
     pub fn put(&self, r: &T, old_unique: Option<&str>) -> Result<(), StoreError> {
         let tenant = r.tenant_id();
-        (&*self.records, &*self.index)
-            .transaction(|(records, index)| {
-                if let Some(old) = old_unique {
-                    index.remove(tkey(tenant, old.as_bytes()))?;
-                }
-                index.insert(tkey(tenant, r.unique().as_bytes()), &r.id().to_bytes())?;
-                records.insert(tkey(tenant, &r.id().to_bytes()), encode(r))?;
-                Ok::<_, Cte<StoreError>>(())
-            })
-            .map_err(StoreError::from)?;
-        self.records.count(2 + u64::from(old_unique.is_some()));
-        Ok(())
+        let mut w = Writes::default();
+        if let Some(old) = old_unique {
+            w.remove(&self.index, tkey(tenant, old.as_bytes()));
+        }
+        w.insert(&self.index, tkey(tenant, r.unique().as_bytes()), &r.id().to_bytes());
+        w.insert(&self.records, tkey(tenant, &r.id().to_bytes()), encode(r));
+        w.apply()
     }
 
     /// Deletes a record and its index entry. Follow with [`super::Store::commit`].
     pub fn delete(&self, r: &T) -> Result<(), StoreError> {
         let tenant = r.tenant_id();
-        (&*self.records, &*self.index)
-            .transaction(|(records, index)| {
-                index.remove(tkey(tenant, r.unique().as_bytes()))?;
-                records.remove(tkey(tenant, &r.id().to_bytes()))?;
-                Ok::<_, Cte<StoreError>>(())
-            })
-            .map_err(StoreError::from)?;
-        self.records.count(2);
-        Ok(())
+        let mut w = Writes::default();
+        w.remove(&self.index, tkey(tenant, r.unique().as_bytes()));
+        w.remove(&self.records, tkey(tenant, &r.id().to_bytes()));
+        w.apply()
     }
 
     /// A record by id.

@@ -17,7 +17,7 @@ use crate::model::{DeliveryRecord, DeliveryState, DetectionRecord, IdempotencyRe
 use crate::StoreError;
 
 /// Where a scan over a whole tree stopped; `None` starts from the first key.
-pub type Cursor = Option<sled::IVec>;
+pub type Cursor = Option<super::tree::IVec>;
 
 /// The smallest id made at `at` or later: records keyed by id sort before it iff made before `at`.
 pub fn id_bound(at: DateTime<Utc>) -> Ulid {
@@ -153,7 +153,7 @@ fn prune_scan(
         None => std::ops::Bound::Unbounded,
     };
     let (mut looked, mut deleted) = (0, 0);
-    for kv in tree.range::<sled::IVec, _>((start, std::ops::Bound::Unbounded)) {
+    for kv in tree.range::<super::tree::IVec, _>((start, std::ops::Bound::Unbounded)) {
         let (k, v) = kv?;
         if expired(&k, &v)? {
             tree.remove(&k)?;

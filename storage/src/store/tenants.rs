@@ -10,12 +10,10 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use sled::transaction::ConflictableTransactionError as Cte;
-use sled::Transactional;
 use ulid::Ulid;
 
 use super::keys::Keys;
-use super::tree::{Opener, Tree};
+use super::tree::{Opener, Tree, Writes};
 use super::{decode, encode, page, tkey, u64_value};
 use crate::model::{ApiKeyRecord, TenantRecord};
 use crate::StoreError;
@@ -115,18 +113,12 @@ impl Tenants {
         keys: &Keys,
         records: &[ApiKeyRecord],
     ) -> Result<(), StoreError> {
-        let (kt, kh, ki) = keys.trees();
-        (&*self.tenants, &**kt, &**kh, &**ki)
-            .transaction(|(tenants, kt, kh, ki)| {
-                tenants.insert(&t.id.to_bytes(), encode(t))?;
-                for k in records {
-                    Keys::put_in(kt, kh, ki, k)?;
-                }
-                Ok::<_, Cte<StoreError>>(())
-            })
-            .map_err(StoreError::from)?;
-        self.tenants.count(1 + 3 * records.len() as u64);
-        Ok(())
+        let mut w = Writes::default();
+        w.insert(&self.tenants, t.id.to_bytes(), encode(t));
+        for k in records {
+            keys.put_in(&mut w, k);
+        }
+        w.apply()
     }
 
     /// Replaces a tenant's record. Follow with [`super::Store::commit`].

@@ -1,8 +1,65 @@
-//! The store's families against a real sled directory: reopen, indexes, group commit.
+//! The store's families against a real sled directory and a real PostgreSQL database: reopen,
+//! indexes, group commit. Every test runs on both engines (`on_both!`), which is what keeps them
+//! one interface with one behaviour.
 
 use super::*;
 use crate::model::*;
 use chrono::Utc;
+
+/// Where a test's store lives.
+enum Place {
+    Sled(tempfile::TempDir),
+    Postgres(String),
+}
+
+impl Place {
+    fn sled() -> Self {
+        Place::Sled(tempfile::tempdir().unwrap())
+    }
+
+    fn postgres() -> Self {
+        Place::Postgres(crate::pg::testing::database_url())
+    }
+
+    /// Opens (again) the store kept there.
+    fn open(&self) -> Store {
+        match self {
+            Place::Sled(dir) => Store::open(dir.path()).unwrap(),
+            Place::Postgres(url) => Store::open_postgres(url, 4, SystemClock::shared()).unwrap(),
+        }
+    }
+}
+
+/// Runs the test `$name(place)` once on sled and once on PostgreSQL.
+macro_rules! on_both {
+    ($($name:ident),* $(,)?) => {$(
+        mod $name {
+            #[tokio::test]
+            async fn sled() {
+                super::$name(super::Place::sled()).await
+            }
+
+            #[tokio::test]
+            async fn postgres() {
+                super::$name(super::Place::postgres()).await
+            }
+        }
+    )*};
+}
+
+on_both!(
+    records_survive_reopen_and_revocation_leaves_the_index,
+    tenants_page_in_id_order,
+    the_pending_index_follows_message_status_across_reopen,
+    concurrent_commits_share_flushes,
+    a_renamed_template_frees_its_old_name_and_a_deleted_one_both,
+    retention_deletes_only_what_is_final_and_old_and_keeps_campaign_counts,
+    daily_counters_of_past_days_go_and_the_others_stay,
+    writes_are_counted_as_the_send_path_makes_them,
+    young_work_is_listed_again_after_a_stop,
+    a_filtered_page_reads_a_bounded_number_of_messages_and_says_where_it_stopped,
+    hourly_counts_keep_24_hours_and_survive_reopen,
+);
 
 fn tenant() -> TenantRecord {
     let now = crate::ts::truncate(Utc::now());
@@ -36,19 +93,17 @@ fn key(t: Ulid, hash: &str) -> ApiKeyRecord {
     }
 }
 
-#[tokio::test]
-async fn records_survive_reopen_and_revocation_leaves_the_index() {
-    let dir = tempfile::tempdir().unwrap();
+async fn records_survive_reopen_and_revocation_leaves_the_index(place: Place) {
     let t = tenant();
     let mut k = key(t.id, &"a1".repeat(32));
     {
-        let s = Store::open(dir.path()).unwrap();
+        let s = place.open();
         s.create_tenant(&t, std::slice::from_ref(&k)).unwrap();
         s.tenants().set_counter(t.id, "calls:2026-11", 7);
         s.commit().await.unwrap();
         assert_eq!(s.keys().by_hash(&k.hash).unwrap(), Some(KeyLocation { tenant_id: t.id, key_id: k.id }));
     }
-    let s = Store::open(dir.path()).unwrap();
+    let s = place.open();
     assert_eq!(s.tenants().get(t.id).unwrap(), Some(t.clone()));
     assert_eq!(s.keys().of(t.id).unwrap(), vec![k.clone()]);
     assert_eq!(s.keys().owner(k.id).unwrap(), Some(t.id));
@@ -59,10 +114,8 @@ async fn records_survive_reopen_and_revocation_leaves_the_index() {
     assert_eq!(s.keys().of(t.id).unwrap()[0].revoked_at, k.revoked_at);
 }
 
-#[tokio::test]
-async fn tenants_page_in_id_order() {
-    let dir = tempfile::tempdir().unwrap();
-    let s = Store::open(dir.path()).unwrap();
+async fn tenants_page_in_id_order(place: Place) {
+    let s = place.open();
     let mut ids = vec![];
     for _ in 0..5 {
         let t = tenant();
@@ -109,13 +162,11 @@ fn delivery(tenant: Ulid, webhook: Ulid, id: Ulid, state: DeliveryState) -> Deli
     }
 }
 
-#[tokio::test]
-async fn the_pending_index_follows_message_status_across_reopen() {
-    let dir = tempfile::tempdir().unwrap();
+async fn the_pending_index_follows_message_status_across_reopen(place: Place) {
     let (t, p) = (new_id(), new_id());
     let (a, mut b, c) = (message(t, Some(p)), message(t, Some(p)), message(t, None));
     {
-        let s = Store::open(dir.path()).unwrap();
+        let s = place.open();
         for m in [&a, &b, &c] {
             s.accept_message(m, None, None).unwrap();
         }
@@ -127,7 +178,7 @@ async fn the_pending_index_follows_message_status_across_reopen() {
         s.messages().put(&done).unwrap();
         s.commit().await.unwrap();
     }
-    let s = Store::open(dir.path()).unwrap();
+    let s = place.open();
     let work = s.messages().pending().unwrap();
     let ids: Vec<_> = work.iter().map(|w| (w.phone_id, w.message_id)).collect();
     // Test messages (no phone) sort first; the delivered one left the index.
@@ -138,10 +189,8 @@ async fn the_pending_index_follows_message_status_across_reopen() {
     assert_eq!(s.tenants().counter(t, "calls:x").unwrap(), 1);
 }
 
-#[tokio::test]
-async fn concurrent_commits_share_flushes() {
-    let dir = tempfile::tempdir().unwrap();
-    let s = Store::open(dir.path()).unwrap();
+async fn concurrent_commits_share_flushes(place: Place) {
+    let s = place.open();
     let t = Ulid::generate();
     let tasks: Vec<_> = (0..64u64)
         .map(|i| {
@@ -164,10 +213,8 @@ async fn concurrent_commits_share_flushes() {
     assert!(st.slow_flushes <= st.flushes);
 }
 
-#[tokio::test]
-async fn a_renamed_template_frees_its_old_name_and_a_deleted_one_both() {
-    let dir = tempfile::tempdir().unwrap();
-    let s = Store::open(dir.path()).unwrap();
+async fn a_renamed_template_frees_its_old_name_and_a_deleted_one_both(place: Place) {
+    let s = place.open();
     let (t, other) = (new_id(), new_id());
     let now = crate::ts::truncate(Utc::now());
     let mut tpl = TemplateRecord {
@@ -193,10 +240,8 @@ async fn a_renamed_template_frees_its_old_name_and_a_deleted_one_both() {
     assert_eq!(s.templates().get(t, tpl.id).unwrap(), None);
 }
 
-#[tokio::test]
-async fn retention_deletes_only_what_is_final_and_old_and_keeps_campaign_counts() {
-    let dir = tempfile::tempdir().unwrap();
-    let s = Store::open(dir.path()).unwrap();
+async fn retention_deletes_only_what_is_final_and_old_and_keeps_campaign_counts(place: Place) {
+    let s = place.open();
     let (t, p, campaign, webhook) = (new_id(), new_id(), new_id(), new_id());
     let mut old_done = message(t, Some(p));
     old_done.status = MessageStatus::Delivered;
@@ -252,10 +297,8 @@ async fn retention_deletes_only_what_is_final_and_old_and_keeps_campaign_counts(
     assert!(s.numbers().detection(t, "+14155550101").unwrap().is_some());
 }
 
-#[tokio::test]
-async fn daily_counters_of_past_days_go_and_the_others_stay() {
-    let dir = tempfile::tempdir().unwrap();
-    let s = Store::open(dir.path()).unwrap();
+async fn daily_counters_of_past_days_go_and_the_others_stay(place: Place) {
+    let s = place.open();
     let (t, phone) = (new_id(), new_id());
     let names = [
         "new_contacts:2026-11-20".to_owned(),
@@ -286,10 +329,8 @@ async fn daily_counters_of_past_days_go_and_the_others_stay() {
     assert_eq!(s.tenants().hours(t, 500_000).unwrap().last().unwrap().sent, 1, "hourly slots stay");
 }
 
-#[tokio::test]
-async fn writes_are_counted_as_the_send_path_makes_them() {
-    let dir = tempfile::tempdir().unwrap();
-    let s = Store::open(dir.path()).unwrap();
+async fn writes_are_counted_as_the_send_path_makes_them(place: Place) {
+    let s = place.open();
     let (t, p) = (new_id(), new_id());
     let mut m = message(t, Some(p));
     m.tally = vec![("calls:x".into(), 1)];
@@ -308,15 +349,13 @@ async fn writes_are_counted_as_the_send_path_makes_them() {
     assert!(s.messages().pending().unwrap().is_empty());
 }
 
-#[tokio::test]
-async fn young_work_is_listed_again_after_a_stop() {
-    let dir = tempfile::tempdir().unwrap();
+async fn young_work_is_listed_again_after_a_stop(place: Place) {
     let (t, p, w) = (new_id(), new_id(), new_id());
     let queued = message(t, Some(p));
     let delivery = |id: Ulid, state: DeliveryState| delivery(t, w, id, state);
     let (owed, settled) = (new_id(), new_id());
     {
-        let s = Store::open(dir.path()).unwrap();
+        let s = place.open();
         let hook = WebhookRecord {
             id: w,
             tenant_id: t,
@@ -337,7 +376,7 @@ async fn young_work_is_listed_again_after_a_stop() {
         assert_eq!(s.inner.messages.pending_list().young_len(), 1);
         assert_eq!(s.inner.webhooks.due_list().young_len(), 1);
     }
-    let s = Store::open(dir.path()).unwrap();
+    let s = place.open();
     let work = s.messages().pending().unwrap();
     assert_eq!(
         work.iter().map(|w| (w.phone_id, w.message_id)).collect::<Vec<_>>(),
@@ -347,10 +386,8 @@ async fn young_work_is_listed_again_after_a_stop() {
     assert_eq!(due.iter().map(|d| (d.webhook_id, d.delivery_id)).collect::<Vec<_>>(), vec![(w, owed)]);
 }
 
-#[tokio::test]
-async fn a_filtered_page_reads_a_bounded_number_of_messages_and_says_where_it_stopped() {
-    let dir = tempfile::tempdir().unwrap();
-    let s = Store::open(dir.path()).unwrap();
+async fn a_filtered_page_reads_a_bounded_number_of_messages_and_says_where_it_stopped(place: Place) {
+    let s = place.open();
     let t = new_id();
     let mut ids = Vec::new();
     for i in 0..10u64 {
@@ -378,13 +415,11 @@ async fn a_filtered_page_reads_a_bounded_number_of_messages_and_says_where_it_st
     assert_eq!((found.len(), stopped), (4, None));
 }
 
-#[tokio::test]
-async fn hourly_counts_keep_24_hours_and_survive_reopen() {
-    let dir = tempfile::tempdir().unwrap();
+async fn hourly_counts_keep_24_hours_and_survive_reopen(place: Place) {
     let (t, other) = (Ulid::generate(), Ulid::generate());
     let h = 500_000;
     {
-        let s = Store::open(dir.path()).unwrap();
+        let s = place.open();
         for _ in 0..3 {
             s.tenants().count_hour(t, Hourly::Sent, h).unwrap();
         }
@@ -395,7 +430,7 @@ async fn hourly_counts_keep_24_hours_and_survive_reopen() {
         s.tenants().count_hour(t, Hourly::Failed, h - 30).unwrap();
         s.tenants().count_hour(t, Hourly::Failed, h - 6).unwrap();
     }
-    let s = Store::open(dir.path()).unwrap();
+    let s = place.open();
     let hours = s.tenants().hours(t, h).unwrap();
     assert_eq!(hours.len(), 24);
     assert_eq!((hours[0].hour, hours[23].hour), (h - 23, h));

@@ -155,7 +155,9 @@ mod tests {
         let writes = Arc::new(AtomicU64::new(0));
         let health = Arc::new(crate::health::Health::new(dir.path().to_owned()));
         let clock: SharedClock = crate::clock::ManualClock::new("2030-06-15T12:00:00Z".parse().unwrap());
-        let opener = super::super::tree::Opener { db: &db, writes: &writes, health: &health, clock: &clock };
+        let engine = super::super::tree::Engine::Sled(db);
+        let opener =
+            super::super::tree::Opener { engine: &engine, writes: &writes, health: &health, clock: &clock };
         let list = WorkList::new(opener.tree("w").unwrap(), clock.clone());
         let (g, t) = (Ulid::generate(), Ulid::generate());
         let now = now_ms(&*clock);

@@ -1,0 +1,141 @@
+//! A throwaway PostgreSQL cluster for tests, from the machine's PostgreSQL binaries (Debian's
+//! `postgresql` package): one cluster per test process, started on first use in a temporary
+//! directory on a free loopback port with trust authentication, and a fresh database per call of
+//! [`database_url`]. PostgreSQL refuses to run as root, so under root the cluster runs as the
+//! `postgres` user the package creates. A watchdog shell stops the cluster and removes its
+//! directory once the test process is gone, however it ended.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::OnceLock;
+
+struct Cluster {
+    bin: PathBuf,
+    port: u16,
+    as_postgres: bool,
+}
+
+static CLUSTER: OnceLock<Cluster> = OnceLock::new();
+static DATABASES: AtomicUsize = AtomicUsize::new(0);
+
+/// The newest `/usr/lib/postgresql/<version>/bin`, or `PIGEON_PG_BIN`.
+fn bin_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("PIGEON_PG_BIN") {
+        return dir.into();
+    }
+    let mut versions: Vec<(u32, PathBuf)> = std::fs::read_dir("/usr/lib/postgresql")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| Some((e.file_name().to_str()?.parse().ok()?, e.path().join("bin"))))
+        .filter(|(_, p): &(u32, PathBuf)| p.join("initdb").exists())
+        .collect();
+    versions.sort();
+    versions.pop().map(|(_, p)| p).expect(
+        "PostgreSQL's server binaries (Debian's `postgresql` package; `.ci/run` installs it) or PIGEON_PG_BIN",
+    )
+}
+
+fn is_root() -> bool {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata("/proc/self").map(|m| m.uid() == 0).unwrap_or(false)
+}
+
+/// Runs one of PostgreSQL's programs, as `postgres` when we are root.
+fn pg(c: &Cluster, program: &str) -> Command {
+    let path = c.bin.join(program);
+    if c.as_postgres {
+        let mut cmd = Command::new("runuser");
+        cmd.args(["-u", "postgres", "--"]).arg(path);
+        cmd
+    } else {
+        Command::new(path)
+    }
+}
+
+fn checked(cmd: &mut Command, what: &str) {
+    let out = cmd.stdin(Stdio::null()).output().unwrap_or_else(|e| panic!("{what}: {e}"));
+    assert!(
+        out.status.success(),
+        "{what} failed: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+fn start() -> Cluster {
+    let root = std::env::temp_dir().join(format!("pigeon-pg-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(&root).unwrap();
+    let c = Cluster { bin: bin_dir(), port: free_port(), as_postgres: is_root() };
+    if c.as_postgres {
+        checked(
+            Command::new("chown").args(["postgres:", root.to_str().unwrap()]),
+            "chown of the cluster's directory",
+        );
+    }
+    let data = root.join("data");
+    checked(
+        pg(&c, "initdb")
+            .args(["-A", "trust", "-U", "pigeon", "-E", "UTF8", "--locale=C", "--no-sync", "-D"])
+            .arg(&data),
+        "initdb",
+    );
+    watch(&root, &data);
+    // Durability of the database itself is not what these tests test (they kill pigeon, not
+    // PostgreSQL), so the cluster skips its fsyncs.
+    let opts = format!(
+        "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=300 -c shared_buffers=64MB",
+        c.port,
+        root.display()
+    );
+    checked(
+        pg(&c, "pg_ctl")
+            .args(["start", "-w", "-t", "60", "-D"])
+            .arg(&data)
+            .arg("-l")
+            .arg(root.join("log"))
+            .args(["-o", &opts]),
+        "pg_ctl start",
+    );
+    c
+}
+
+/// Stops the cluster and removes its directory once this process has ended.
+fn watch(root: &Path, data: &Path) {
+    let script = r#"while kill -0 "$1" 2>/dev/null; do sleep 1; done
+kill -QUIT "$(head -n 1 "$2/postmaster.pid")" 2>/dev/null
+sleep 1
+rm -rf "$3""#;
+    Command::new("sh")
+        .args(["-c", script, "pigeon-pg-watchdog"])
+        .arg(std::process::id().to_string())
+        .arg(data)
+        .arg(root)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the cluster's watchdog");
+}
+
+/// The URL of a new, empty database on this process's cluster (started on first use).
+pub fn database_url() -> String {
+    let c = CLUSTER.get_or_init(start);
+    let name = format!("t{}_{}", std::process::id(), DATABASES.fetch_add(1, Ordering::Relaxed));
+    checked(
+        pg(c, "createdb").args(["-h", "127.0.0.1", "-p", &c.port.to_string(), "-U", "pigeon", &name]),
+        "createdb",
+    );
+    format!("postgres://pigeon@127.0.0.1:{}/{name}", c.port)
+}
+
+/// The cluster's port, to stop and start it in fault tests.
+pub fn port() -> u16 {
+    CLUSTER.get_or_init(start).port
+}
