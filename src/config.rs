@@ -8,6 +8,8 @@ use std::path::PathBuf;
 pub struct Settings {
     /// Where the sled store lives.
     pub data_dir: PathBuf,
+    /// The PostgreSQL database to keep everything in instead; `None` is sled.
+    pub database: Option<Database>,
     /// Operator token; `None` keeps the stored one or generates one on a fresh store.
     pub admin_token: Option<String>,
     /// Let webhook URLs reach loopback/private networks.
@@ -32,11 +34,27 @@ pub struct Settings {
     pub max_pending_sends: usize,
 }
 
+/// A PostgreSQL store.
+#[derive(Clone)]
+pub struct Database {
+    /// `postgres://…`; it may hold a password, so it is never printed.
+    pub url: String,
+    /// Connections in the pool.
+    pub pool: usize,
+}
+
+impl std::fmt::Debug for Database {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Database").field("pool", &self.pool).finish_non_exhaustive()
+    }
+}
+
 impl Settings {
     /// Defaults for a data directory.
     pub fn new(data_dir: impl Into<PathBuf>) -> Self {
         Self {
             data_dir: data_dir.into(),
+            database: None,
             admin_token: None,
             webhook_allow_private: false,
             workers: None,

@@ -67,9 +67,16 @@ struct ServeArgs {
     /// Address to listen on.
     #[arg(long, env = "PIGEON_ADDR", default_value = "127.0.0.1:8080")]
     addr: SocketAddr,
-    /// Directory of the sled store.
+    /// Directory of the sled store (not used with `--database-url`).
     #[arg(long, env = "PIGEON_DATA_DIR", default_value = "./pigeon-data")]
     data_dir: PathBuf,
+    /// Keep everything in this PostgreSQL database instead of the sled directory, e.g.
+    /// `postgres://pigeon:secret@db.example.com/pigeon` (the schema is made and migrated at start).
+    #[arg(long, env = "PIGEON_DATABASE_URL", hide_env_values = true)]
+    database_url: Option<String>,
+    /// Connections to the PostgreSQL database: commits and reads share them.
+    #[arg(long, env = "PIGEON_DATABASE_POOL", default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=256))]
+    database_pool: u16,
     /// Operator token; when unset on a fresh store one is generated and printed once.
     #[arg(long, env = "PIGEON_ADMIN_TOKEN", hide_env_values = true)]
     admin_token: Option<String>,
@@ -210,6 +217,9 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
     let identity = identity(&args)?;
     let settings = Settings {
         data_dir: args.data_dir,
+        database: args
+            .database_url
+            .map(|url| pigeon::config::Database { url, pool: args.database_pool.into() }),
         admin_token: args.admin_token,
         webhook_allow_private: args.webhook_allow_private || args.demo,
         workers: args.workers,

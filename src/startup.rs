@@ -47,10 +47,16 @@ impl Application {
         listener: TcpListener,
         clock: SharedClock,
     ) -> Result<Self, StartError> {
-        std::fs::create_dir_all(&settings.data_dir)?;
         let opening = std::time::Instant::now();
-        let store = Store::open_with(&settings.data_dir, settings.cache_mb, clock)?;
+        let store = match &settings.database {
+            Some(db) => Store::open_postgres(&db.url, db.pool, clock)?,
+            None => {
+                std::fs::create_dir_all(&settings.data_dir)?;
+                Store::open_with(&settings.data_dir, settings.cache_mb, clock)?
+            }
+        };
         let opened = opening.elapsed();
+        let backend = store.backend();
         // The recorder first: actors count from their first turn.
         crate::telemetry::metrics();
         let config = EngineConfig {
@@ -62,7 +68,7 @@ impl Application {
         };
         let engine = Engine::start(store, config)?;
         let generated_admin_token = engine.ensure_admin_token(settings.admin_token.as_deref()).await?;
-        tracing::info!(open_ms = opened.as_millis() as u64, "store opened");
+        tracing::info!(open_ms = opened.as_millis() as u64, backend, "store opened");
         // Work left by the last run is found on its own thread, so start-up (and `/readyz`) does
         // not wait for a large backlog: new sends are served meanwhile. A message both found here
         // and sent anew is harmless, as actors act only on a message still in the state they expect.

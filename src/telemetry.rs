@@ -17,7 +17,14 @@ pub enum LogFormat {
 
 /// Installs the global subscriber. Call once, from `main`.
 pub fn init(filter: &str, format: LogFormat) {
-    let filter = EnvFilter::try_new(filter).unwrap_or_else(|_| EnvFilter::new("info"));
+    // The PostgreSQL client logs every statement with its parameters at debug (records, key
+    // hashes): never with a plain `debug`, only when the operator names it.
+    let filter = if filter.contains("tokio_postgres") {
+        filter.to_owned()
+    } else {
+        format!("{filter},tokio_postgres=info")
+    };
+    let filter = EnvFilter::try_new(&filter).unwrap_or_else(|_| EnvFilter::new("info"));
     let builder = fmt().with_env_filter(filter).with_writer(std::io::stderr);
     match format {
         LogFormat::Text => builder.init(),

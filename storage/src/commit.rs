@@ -102,16 +102,10 @@ impl Flusher {
             Flusher::Pg(_) => Some(std::time::Duration::from_millis(500)),
         }
     }
-
-    /// A failed flush of sled means the disk is full or failing, which only reopening the store
-    /// mends (see `health.rs`); PostgreSQL's writes stay queued and go with the next flush.
-    fn tells_health(&self) -> bool {
-        matches!(self, Flusher::Sled { .. })
-    }
 }
 
 impl Committer {
-    /// Starts the committer over `flusher`; a failed flush of sled tells `health`. `hold` delays
+    /// Starts the committer over `flusher`; a failed flush tells `health`. `hold` delays
     /// every flush (crash tests only, see `store/mod.rs`).
     pub(crate) fn start(
         mut flusher: Flusher,
@@ -140,7 +134,7 @@ impl Committer {
                 let Some(first) = first else {
                     // Idle: what was written without a commit goes now.
                     if let Err(e) = flusher.flush() {
-                        tracing::warn!(error = %e, "background flush failed; its writes go with the next one");
+                        health.fail(&e);
                     }
                     continue;
                 };
@@ -161,11 +155,7 @@ impl Committer {
                 });
                 let took = started.elapsed();
                 if let Err(e) = &res {
-                    if flusher.tells_health() {
-                        health.fail(e);
-                    } else {
-                        tracing::warn!(error = %e, writers = batch.len(), "group commit failed; its writes go with the next one");
-                    }
+                    health.fail(e);
                 }
                 c.flush_micros.fetch_add(took.as_micros() as u64, Ordering::Relaxed);
                 if took > SLOW_FLUSH {

@@ -7,6 +7,11 @@
 //! every few seconds. Once there is room again it says so ([`Writable::SpaceBack`]); the server
 //! then restarts itself, which reopens the store from what is on disk: what a `kill -9` and a
 //! start would find, so nothing acknowledged is lost.
+//!
+//! The PostgreSQL store follows the same course when a group commit fails (the database went
+//! away): from then on every write is refused, none of the writes its commit covered is ever
+//! committed (none was acknowledged), and once the database answers again the node restarts and
+//! reads everything afresh from it.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -42,16 +47,33 @@ impl StoreHealth {
     }
 }
 
+/// What a probe checks while writes fail.
+enum Probe {
+    /// sled: room on the disk that holds this directory.
+    Disk(PathBuf),
+    /// PostgreSQL: that the database answers (not kept alive by the probe).
+    Database(std::sync::Weak<crate::pg::Pg>),
+}
+
 /// Shared by the store's trees, its committer and its ticker.
 pub(crate) struct Health {
-    dir: PathBuf,
+    probe: Probe,
     failed: AtomicBool,
     space_back: AtomicBool,
 }
 
 impl Health {
     pub(crate) fn new(dir: PathBuf) -> Self {
-        Self { dir, failed: AtomicBool::new(false), space_back: AtomicBool::new(false) }
+        Self { probe: Probe::Disk(dir), failed: AtomicBool::new(false), space_back: AtomicBool::new(false) }
+    }
+
+    /// The health of a PostgreSQL store.
+    pub(crate) fn database(pg: &std::sync::Arc<crate::pg::Pg>) -> Self {
+        Self {
+            probe: Probe::Database(std::sync::Arc::downgrade(pg)),
+            failed: AtomicBool::new(false),
+            space_back: AtomicBool::new(false),
+        }
     }
 
     pub(crate) fn writable(&self) -> Writable {
@@ -70,13 +92,21 @@ impl Health {
 
     /// Records a failed write; the first one is logged, the others are not.
     pub(crate) fn fail(&self, error: &dyn std::fmt::Display) {
-        if !self.failed.swap(true, Ordering::Relaxed) {
-            tracing::warn!(
+        if self.failed.swap(true, Ordering::Relaxed) {
+            return;
+        }
+        match &self.probe {
+            Probe::Disk(dir) => tracing::warn!(
                 %error,
-                dir = %self.dir.display(),
+                dir = %dir.display(),
                 "the store cannot write (disk full or failing): writes answer 503 STORAGE_UNAVAILABLE, \
                  reads go on; the node restarts itself once the disk has room again"
-            );
+            ),
+            Probe::Database(_) => tracing::warn!(
+                %error,
+                "the database cannot commit: writes answer 503 STORAGE_UNAVAILABLE; \
+                 the node restarts itself once the database answers again"
+            ),
         }
     }
 
@@ -93,24 +123,38 @@ impl Health {
         if !self.is_failed() || self.space_back.load(Ordering::Relaxed) {
             return;
         }
-        match self.room() {
+        let dir = match &self.probe {
+            Probe::Disk(dir) => dir,
+            Probe::Database(pg) => {
+                match pg.upgrade().map(|pg| pg.ping()) {
+                    Some(Ok(())) => {
+                        self.space_back.store(true, Ordering::Relaxed);
+                        tracing::warn!("the database answers again: the store can be opened again");
+                    }
+                    Some(Err(e)) => tracing::debug!(error = %e, "the database does not answer yet"),
+                    None => {}
+                }
+                return;
+            }
+        };
+        match Self::room(dir) {
             Ok(true) => {
                 self.space_back.store(true, Ordering::Relaxed);
-                tracing::warn!(dir = %self.dir.display(), "the disk has room again: the store can be opened again");
+                tracing::warn!(dir = %dir.display(), "the disk has room again: the store can be opened again");
             }
             Ok(false) => {}
             Err(e) => tracing::debug!(error = %e, "the disk has no room yet"),
         }
     }
 
-    fn room(&self) -> std::io::Result<bool> {
-        let fs = rustix::fs::statvfs(&self.dir)?;
+    fn room(dir: &std::path::Path) -> std::io::Result<bool> {
+        let fs = rustix::fs::statvfs(dir)?;
         let free = fs.f_bavail.saturating_mul(fs.f_frsize);
         let size = fs.f_blocks.saturating_mul(fs.f_frsize);
         if free < FREE_TO_REOPEN.min(size / 4) {
             return Ok(false);
         }
-        let path = self.dir.join("space-probe");
+        let path = dir.join("space-probe");
         let written = std::fs::File::create(&path).and_then(|mut f| {
             f.write_all(&[0u8; PROBE_BYTES])?;
             f.sync_data()

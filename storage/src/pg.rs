@@ -103,6 +103,10 @@ const CHUNK: i64 = 256;
 /// the call fails (503 at the edge) instead of hanging.
 const WAIT: Duration = Duration::from_secs(3);
 
+/// The longest any call to the database may take, connection wait included: a database that
+/// stopped answering (a partition, not a refusal) fails the call instead of hanging it.
+const CALL_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// A PostgreSQL database holding one store.
 pub(crate) struct Pg {
     /// Taken (and shut down without blocking) on drop: the last handle may go on an async thread.
@@ -111,6 +115,9 @@ pub(crate) struct Pg {
     /// The database named without its password, for messages.
     target: String,
     set: Mutex<WriteSet>,
+    /// A commit failed: the writes still in the set were never acknowledged and must never be
+    /// committed (see `health.rs`); the node restarts once the database answers again.
+    failed: std::sync::atomic::AtomicBool,
 }
 
 /// Writes not yet committed to the database, per tree, newest value of each key.
@@ -196,6 +203,7 @@ impl Pg {
                 flushed: 0,
                 trees: TREES.iter().map(|_| BTreeMap::new()).collect(),
             }),
+            failed: Default::default(),
         });
         let p = pg.pool.clone();
         pg.run(async move { migrate(&p).await }).map_err(|e| {
@@ -212,7 +220,10 @@ impl Pg {
     ) -> Result<T, StoreError> {
         let (tx, rx) = std::sync::mpsc::sync_channel(1);
         self.rt.as_ref().ok_or(StoreError::Closed)?.spawn(async move {
-            let _ = tx.send(f.await);
+            let res = tokio::time::timeout(CALL_TIMEOUT, f).await.unwrap_or_else(|_| {
+                Err(StoreError::Database(format!("no answer from the database within {CALL_TIMEOUT:?}")))
+            });
+            let _ = tx.send(res);
         });
         rx.recv().map_err(|_| StoreError::Closed)?
     }
@@ -232,6 +243,28 @@ impl Pg {
     /// Commits every write made so far in one transaction; on success they leave the write set
     /// (those written again meanwhile stay, with their newer value).
     pub(crate) fn flush(&self) -> Result<(), String> {
+        use std::sync::atomic::Ordering;
+        if self.failed.load(Ordering::Relaxed) {
+            return Err("an earlier commit failed: writes wait for the node's restart".into());
+        }
+        let res = self.commit_set();
+        if res.is_err() {
+            self.failed.store(true, Ordering::Relaxed);
+        }
+        res
+    }
+
+    /// Whether the database answers, on a connection of the pool.
+    pub(crate) fn ping(&self) -> Result<(), StoreError> {
+        let pool = self.pool.clone();
+        self.run(async move {
+            let c = pool.get().await.map_err(db_err)?;
+            c.simple_query("SELECT 1").await.map_err(db_err)?;
+            Ok(())
+        })
+    }
+
+    fn commit_set(&self) -> Result<(), String> {
         let (upto, work) = {
             let set = self.write_set();
             let mut work = Vec::new();

@@ -356,6 +356,11 @@ pub async fn spawn_app_retaining(retention: Duration) -> TestApp {
     spawn_app_configured(|s| s.retention = retention).await
 }
 
+/// On a sled directory whatever the run: for what only sled has (its files on disk).
+pub async fn spawn_app_on_sled() -> TestApp {
+    spawn_app_configured(|s| s.database = None).await
+}
+
 /// Starts at the real time, for tests whose other party reads the system clock (a Standard
 /// Webhooks verifier refuses a timestamp five minutes from its now). Such a test must not depend
 /// on the day: nothing it asserts may change at midnight.
@@ -368,11 +373,33 @@ pub async fn spawn_app_configured(configure: impl FnOnce(&mut Settings)) -> Test
     configured(START.parse().unwrap(), configure).await
 }
 
-/// A fresh data dir, webhooks allowed to reach loopback, then the test's settings; the manual
-/// clock starts at `at`.
+/// Whether this run of the suite keeps its servers' data in PostgreSQL (`PIGEON_TEST_STORE=postgres`,
+/// which `.ci/run` sets for its second run of the suite) instead of sled directories.
+pub fn on_postgres() -> bool {
+    std::env::var("PIGEON_TEST_STORE").is_ok_and(|v| v == "postgres")
+}
+
+/// The database standing for the data directory `dir` on a PostgreSQL run: a fresh one on the
+/// throwaway cluster the first time, the same one again for a restart over the same directory.
+pub fn database_for(dir: &Path) -> String {
+    static DATABASES: std::sync::Mutex<Vec<(std::path::PathBuf, String)>> = std::sync::Mutex::new(Vec::new());
+    let mut known = DATABASES.lock().unwrap();
+    if let Some((_, url)) = known.iter().find(|(d, _)| d == dir) {
+        return url.clone();
+    }
+    let url = pigeon_storage::pg::testing::database_url();
+    known.push((dir.to_owned(), url.clone()));
+    url
+}
+
+/// A fresh data dir (or, on a PostgreSQL run, a fresh database), webhooks allowed to reach
+/// loopback, then the test's settings; the manual clock starts at `at`.
 async fn configured(at: chrono::DateTime<chrono::Utc>, configure: impl FnOnce(&mut Settings)) -> TestApp {
     let dir = tempfile::tempdir().unwrap();
     let mut settings = Settings::new(dir.path());
+    if on_postgres() {
+        settings.database = Some(pigeon::config::Database { url: database_for(dir.path()), pool: 4 });
+    }
     settings.webhook_allow_private = true;
     configure(&mut settings);
     start(dir, ManualClock::new(at), settings).await
@@ -431,12 +458,26 @@ pub fn spawn_binary(dir: &Path, admin: Option<&str>, log_file: &Path) -> Binary 
 
 /// The same with extra environment variables.
 pub fn spawn_binary_with(dir: &Path, admin: Option<&str>, log_file: &Path, env: &[(&str, &str)]) -> Binary {
+    binary(dir, admin, log_file, env, on_postgres())
+}
+
+/// `pigeon serve` on a sled directory whatever the run: for what only sled has (its files on
+/// disk, offline compaction).
+pub fn spawn_binary_on_sled(dir: &Path, admin: Option<&str>, log_file: &Path) -> Binary {
+    binary(dir, admin, log_file, &[], false)
+}
+
+fn binary(dir: &Path, admin: Option<&str>, log_file: &Path, env: &[(&str, &str)], postgres: bool) -> Binary {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_pigeon"));
     cmd.arg("serve");
     if !env.iter().any(|(k, _)| *k == "PIGEON_ADDR") {
         cmd.args(["--addr", "127.0.0.1:0"]);
     }
     cmd.env("PIGEON_DATA_DIR", dir).env("PIGEON_LOG", "debug").env_remove("PIGEON_ADMIN_TOKEN");
+    cmd.env_remove("PIGEON_DATABASE_URL");
+    if postgres && !env.iter().any(|(k, _)| *k == "PIGEON_DATABASE_URL") {
+        cmd.env("PIGEON_DATABASE_URL", database_for(dir));
+    }
     if let Some(a) = admin {
         cmd.env("PIGEON_ADMIN_TOKEN", a);
     }

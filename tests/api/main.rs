@@ -23,6 +23,7 @@ mod messages;
 mod operator;
 mod overload;
 mod passivation;
+mod postgres;
 mod process;
 mod records;
 mod retention;

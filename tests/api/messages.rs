@@ -385,7 +385,7 @@ async fn a_sparse_filter_answers_short_pages_with_a_cursor() {
 /// sled never syncs. The commit before each 202 syncs it, and the texts read back whole.
 #[actix_web::test]
 async fn long_texts_go_to_disk_whole_before_their_202() {
-    let app = spawn_app().await;
+    let app = spawn_app_on_sled().await;
     let t = app.create_tenant("scale").await;
     app.sim_phone(&t.id, "+14155550999", 0).await;
     let body = "é".repeat(10_000);

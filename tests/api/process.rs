@@ -251,7 +251,7 @@ async fn compaction_refuses_a_running_node_and_keeps_everything_of_a_stopped_one
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
     let log = dir.path().join("log");
-    let app = spawn_binary(&data, Some(ADMIN), &log);
+    let app = spawn_binary_on_sled(&data, Some(ADMIN), &log);
     let t = app.create_tenant("starter").await;
     app.sim_phone(&t.id, "+14155550999", 0).await;
     let ids: Vec<String> = futures_util::future::join_all((0..20).map(|i| {
@@ -273,7 +273,7 @@ async fn compaction_refuses_a_running_node_and_keeps_everything_of_a_stopped_one
     assert!(text.contains("compacted") && text.contains("MiB ->"), "{text}");
 
     // The same node, with everything it had.
-    let app = spawn_binary(&data, Some(ADMIN), &log);
+    let app = spawn_binary_on_sled(&data, Some(ADMIN), &log);
     for id in &ids {
         assert_eq!(app.message(&t.live, id).await["status"], "delivered");
     }

@@ -3,21 +3,26 @@
 //! directory on a free loopback port with trust authentication, and a fresh database per call of
 //! [`database_url`]. PostgreSQL refuses to run as root, so under root the cluster runs as the
 //! `postgres` user the package creates. A watchdog shell stops the cluster and removes its
-//! directory once the test process is gone, however it ended.
+//! directory once the test process is gone, however it ended. A test that stops and starts the
+//! database starts a [`Cluster`] of its own.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
-struct Cluster {
+/// A PostgreSQL cluster of this test process.
+pub struct Cluster {
     bin: PathBuf,
     port: u16,
     as_postgres: bool,
+    data: PathBuf,
+    opts: String,
 }
 
-static CLUSTER: OnceLock<Cluster> = OnceLock::new();
+static SHARED: OnceLock<Cluster> = OnceLock::new();
 static DATABASES: AtomicUsize = AtomicUsize::new(0);
+static CLUSTERS: AtomicUsize = AtomicUsize::new(0);
 
 /// The newest `/usr/lib/postgresql/<version>/bin`, or `PIGEON_PG_BIN`.
 fn bin_dir() -> PathBuf {
@@ -68,42 +73,78 @@ fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
-fn start() -> Cluster {
-    let root = std::env::temp_dir().join(format!("pigeon-pg-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
-    std::fs::create_dir_all(&root).unwrap();
-    let c = Cluster { bin: bin_dir(), port: free_port(), as_postgres: is_root() };
-    if c.as_postgres {
+impl Cluster {
+    /// A cluster of the test's own, for tests that stop and start it.
+    pub fn start() -> Cluster {
+        let n = CLUSTERS.fetch_add(1, Ordering::Relaxed);
+        let root = std::env::temp_dir().join(format!("pigeon-pg-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(&root).unwrap();
+        let port = free_port();
+        // Durability of the database itself is not what these tests test (they kill pigeon, not
+        // PostgreSQL), so the cluster skips its fsyncs.
+        let opts = format!(
+            "-p {port} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off \
+             -c max_connections=300 -c shared_buffers=64MB",
+            root.display()
+        );
+        let c = Cluster { bin: bin_dir(), port, as_postgres: is_root(), data: root.join("data"), opts };
+        if c.as_postgres {
+            checked(
+                Command::new("chown").args(["postgres:", root.to_str().unwrap()]),
+                "chown of the cluster's directory",
+            );
+        }
         checked(
-            Command::new("chown").args(["postgres:", root.to_str().unwrap()]),
-            "chown of the cluster's directory",
+            pg(&c, "initdb")
+                .args(["-A", "trust", "-U", "pigeon", "-E", "UTF8", "--locale=C", "--no-sync", "-D"])
+                .arg(&c.data),
+            "initdb",
+        );
+        watch(&root, &c.data);
+        c.start_again();
+        c
+    }
+
+    /// Starts the cluster (again), waiting until it takes connections.
+    pub fn start_again(&self) {
+        checked(
+            pg(self, "pg_ctl")
+                .args(["start", "-w", "-t", "60", "-D"])
+                .arg(&self.data)
+                .arg("-l")
+                .arg(self.data.with_file_name("log"))
+                .args(["-o", &self.opts]),
+            "pg_ctl start",
         );
     }
-    let data = root.join("data");
-    checked(
-        pg(&c, "initdb")
-            .args(["-A", "trust", "-U", "pigeon", "-E", "UTF8", "--locale=C", "--no-sync", "-D"])
-            .arg(&data),
-        "initdb",
-    );
-    watch(&root, &data);
-    // Durability of the database itself is not what these tests test (they kill pigeon, not
-    // PostgreSQL), so the cluster skips its fsyncs.
-    let opts = format!(
-        "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=300 -c shared_buffers=64MB",
-        c.port,
-        root.display()
-    );
-    checked(
-        pg(&c, "pg_ctl")
-            .args(["start", "-w", "-t", "60", "-D"])
-            .arg(&data)
-            .arg("-l")
-            .arg(root.join("log"))
-            .args(["-o", &opts]),
-        "pg_ctl start",
-    );
-    c
+
+    /// Stops the cluster at once (its clients' connections break), as the loss of the
+    /// database's machine looks to them.
+    pub fn stop(&self) {
+        checked(
+            pg(self, "pg_ctl").args(["stop", "-w", "-m", "immediate", "-D"]).arg(&self.data),
+            "pg_ctl stop",
+        );
+    }
+
+    /// The URL of a new, empty database on the cluster.
+    pub fn database_url(&self) -> String {
+        let name = format!("t{}_{}", std::process::id(), DATABASES.fetch_add(1, Ordering::Relaxed));
+        checked(
+            pg(self, "createdb").args([
+                "-h",
+                "127.0.0.1",
+                "-p",
+                &self.port.to_string(),
+                "-U",
+                "pigeon",
+                &name,
+            ]),
+            "createdb",
+        );
+        format!("postgres://pigeon@127.0.0.1:{}/{name}", self.port)
+    }
 }
 
 /// Stops the cluster and removes its directory once this process has ended.
@@ -124,18 +165,8 @@ rm -rf "$3""#;
         .expect("the cluster's watchdog");
 }
 
-/// The URL of a new, empty database on this process's cluster (started on first use).
+/// The URL of a new, empty database on the cluster this process's tests share (started on
+/// first use).
 pub fn database_url() -> String {
-    let c = CLUSTER.get_or_init(start);
-    let name = format!("t{}_{}", std::process::id(), DATABASES.fetch_add(1, Ordering::Relaxed));
-    checked(
-        pg(c, "createdb").args(["-h", "127.0.0.1", "-p", &c.port.to_string(), "-U", "pigeon", &name]),
-        "createdb",
-    );
-    format!("postgres://pigeon@127.0.0.1:{}/{name}", c.port)
-}
-
-/// The cluster's port, to stop and start it in fault tests.
-pub fn port() -> u16 {
-    CLUSTER.get_or_init(start).port
+    SHARED.get_or_init(Cluster::start).database_url()
 }

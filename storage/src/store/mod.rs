@@ -126,7 +126,7 @@ impl Store {
     /// group commit as one transaction.
     pub fn open_postgres(url: &str, pool: usize, clock: SharedClock) -> Result<Self, StoreError> {
         let pg = crate::pg::Pg::connect(url, pool)?;
-        let health = Arc::new(Health::new(std::path::PathBuf::new()));
+        let health = Arc::new(Health::database(&pg));
         let hold = test_commit_delay();
         Self::start(tree::Engine::Pg(pg.clone()), Flusher::Pg(pg), health, hold, clock)
     }

@@ -101,7 +101,20 @@ impl Tree {
             Kind::Sled(t) => {
                 t.insert(key, value).inspect_err(|e| self.health.sled(e))?;
             }
-            Kind::Pg(t) => t.write(key.as_ref(), Some(value.into())),
+            Kind::Pg(t) => {
+                self.writable()?;
+                t.write(key.as_ref(), Some(value.into()))
+            }
+        }
+        Ok(())
+    }
+
+    /// On PostgreSQL, writes are refused once a commit failed (sled refuses them itself).
+    fn writable(&self) -> Result<(), StoreError> {
+        if self.health.is_failed() {
+            return Err(StoreError::Database(
+                "the database failed a commit: writes wait for the node's restart".into(),
+            ));
         }
         Ok(())
     }
@@ -116,6 +129,7 @@ impl Tree {
                 }
             }
             Kind::Pg(t) => {
+                self.writable()?;
                 self.writes.fetch_add(1, Ordering::Relaxed);
                 t.write(key.as_ref(), None);
             }
@@ -215,6 +229,7 @@ impl<'t> Writes<'t> {
         match &first.kind {
             Kind::Sled(_) => self.apply_sled(first),
             Kind::Pg(t) => {
+                first.writable()?;
                 let ops = self.ops.into_iter().map(|(tree, k, v)| match &tree.kind {
                     Kind::Pg(t) => (t.id(), k, v),
                     Kind::Sled(_) => unreachable!("one store has one engine"),
