@@ -147,12 +147,13 @@ impl Cluster {
     }
 }
 
-/// Stops the cluster and removes its directory once this process has ended.
+/// Stops the cluster and removes its directory once this process has ended: a shell left in
+/// the background (the one started here returns at once).
 fn watch(root: &Path, data: &Path) {
-    let script = r#"while kill -0 "$1" 2>/dev/null; do sleep 1; done
+    let script = r#"(while kill -0 "$1" 2>/dev/null; do sleep 1; done
 kill -QUIT "$(head -n 1 "$2/postmaster.pid")" 2>/dev/null
 sleep 1
-rm -rf "$3""#;
+rm -rf "$3") &"#;
     Command::new("sh")
         .args(["-c", script, "pigeon-pg-watchdog"])
         .arg(std::process::id().to_string())
@@ -161,7 +162,7 @@ rm -rf "$3""#;
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
-        .spawn()
+        .status()
         .expect("the cluster's watchdog");
 }
 
