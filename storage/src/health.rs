@@ -51,8 +51,8 @@ impl StoreHealth {
 enum Probe {
     /// sled: room on the disk that holds this directory.
     Disk(PathBuf),
-    /// PostgreSQL: that the database answers (not kept alive by the probe).
-    Database(std::sync::Weak<crate::pg::Pg>),
+    /// PostgreSQL: that the database answers.
+    Database(Box<dyn Fn() -> Result<(), String> + Send + Sync>),
 }
 
 /// Shared by the store's trees, its committer and its ticker.
@@ -67,10 +67,10 @@ impl Health {
         Self { probe: Probe::Disk(dir), failed: AtomicBool::new(false), space_back: AtomicBool::new(false) }
     }
 
-    /// The health of a PostgreSQL store.
-    pub(crate) fn database(pg: &std::sync::Arc<crate::pg::Pg>) -> Self {
+    /// The health of a PostgreSQL store; `answers` asks the database.
+    pub(crate) fn database(answers: impl Fn() -> Result<(), String> + Send + Sync + 'static) -> Self {
         Self {
-            probe: Probe::Database(std::sync::Arc::downgrade(pg)),
+            probe: Probe::Database(Box::new(answers)),
             failed: AtomicBool::new(false),
             space_back: AtomicBool::new(false),
         }
@@ -125,14 +125,13 @@ impl Health {
         }
         let dir = match &self.probe {
             Probe::Disk(dir) => dir,
-            Probe::Database(pg) => {
-                match pg.upgrade().map(|pg| pg.ping()) {
-                    Some(Ok(())) => {
+            Probe::Database(answers) => {
+                match answers() {
+                    Ok(()) => {
                         self.space_back.store(true, Ordering::Relaxed);
                         tracing::warn!("the database answers again: the store can be opened again");
                     }
-                    Some(Err(e)) => tracing::debug!(error = %e, "the database does not answer yet"),
-                    None => {}
+                    Err(e) => tracing::debug!(error = %e, "the database does not answer yet"),
                 }
                 return;
             }

@@ -21,83 +21,19 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
-use tokio_postgres::types::ToSql;
 use tokio_postgres::NoTls;
 
-use crate::store::tree::IVec;
+mod iter;
+mod schema;
+
+pub(crate) use iter::PgIter;
+use schema::{lock_node, migrate, TREES};
+
+use sled::IVec;
 use crate::StoreError;
 
-/// Every tree the store opens, each a table of the same name in the `pigeon` schema. A new tree
-/// needs a migration that creates its table.
-const TREES: &[&str] = &[
-    "meta",
-    "tenants",
-    "counters",
-    "keys",
-    "key_hashes",
-    "key_ids",
-    "phones",
-    "phone_ids",
-    "phone_tokens",
-    "messages",
-    "pending",
-    "schedule",
-    "recipients",
-    "idempotency",
-    "optouts",
-    "detections",
-    "webhooks",
-    "deliveries",
-    "due",
-    "templates",
-    "template_names",
-    "contacts",
-    "contact_phones",
-    "campaigns",
-    "campaign_recipients",
-    "campaign_messages",
-    "sessions",
-];
-
-/// The schema's versions, in order; each runs once, in the transaction that records it.
-/// Messages, deliveries and counters are rewritten in place as they change state, so their pages
-/// keep room for HOT updates (the research note: the heap tripled under three updates without).
-const MIGRATIONS: &[&str] = &[r#"
-CREATE TABLE pigeon."meta" (k bytea PRIMARY KEY, v bytea NOT NULL);
-CREATE TABLE pigeon."tenants" (k bytea PRIMARY KEY, v bytea NOT NULL);
-CREATE TABLE pigeon."counters" (k bytea PRIMARY KEY, v bytea NOT NULL) WITH (fillfactor = 70);
-CREATE TABLE pigeon."keys" (k bytea PRIMARY KEY, v bytea NOT NULL);
-CREATE TABLE pigeon."key_hashes" (k bytea PRIMARY KEY, v bytea NOT NULL);
-CREATE TABLE pigeon."key_ids" (k bytea PRIMARY KEY, v bytea NOT NULL);
-CREATE TABLE pigeon."phones" (k bytea PRIMARY KEY, v bytea NOT NULL);
-CREATE TABLE pigeon."phone_ids" (k bytea PRIMARY KEY, v bytea NOT NULL);
-CREATE TABLE pigeon."phone_tokens" (k bytea PRIMARY KEY, v bytea NOT NULL);
-CREATE TABLE pigeon."messages" (k bytea PRIMARY KEY, v bytea NOT NULL) WITH (fillfactor = 70);
-CREATE TABLE pigeon."pending" (k bytea PRIMARY KEY, v bytea NOT NULL);
-CREATE TABLE pigeon."schedule" (k bytea PRIMARY KEY, v bytea NOT NULL);
-CREATE TABLE pigeon."recipients" (k bytea PRIMARY KEY, v bytea NOT NULL) WITH (fillfactor = 80);
-CREATE TABLE pigeon."idempotency" (k bytea PRIMARY KEY, v bytea NOT NULL);
-CREATE TABLE pigeon."optouts" (k bytea PRIMARY KEY, v bytea NOT NULL);
-CREATE TABLE pigeon."detections" (k bytea PRIMARY KEY, v bytea NOT NULL);
-CREATE TABLE pigeon."webhooks" (k bytea PRIMARY KEY, v bytea NOT NULL);
-CREATE TABLE pigeon."deliveries" (k bytea PRIMARY KEY, v bytea NOT NULL) WITH (fillfactor = 70);
-CREATE TABLE pigeon."due" (k bytea PRIMARY KEY, v bytea NOT NULL);
-CREATE TABLE pigeon."templates" (k bytea PRIMARY KEY, v bytea NOT NULL);
-CREATE TABLE pigeon."template_names" (k bytea PRIMARY KEY, v bytea NOT NULL);
-CREATE TABLE pigeon."contacts" (k bytea PRIMARY KEY, v bytea NOT NULL);
-CREATE TABLE pigeon."contact_phones" (k bytea PRIMARY KEY, v bytea NOT NULL);
-CREATE TABLE pigeon."campaigns" (k bytea PRIMARY KEY, v bytea NOT NULL) WITH (fillfactor = 80);
-CREATE TABLE pigeon."campaign_recipients" (k bytea PRIMARY KEY, v bytea NOT NULL);
-CREATE TABLE pigeon."campaign_messages" (k bytea PRIMARY KEY, v bytea NOT NULL);
-CREATE TABLE pigeon."sessions" (k bytea PRIMARY KEY, v bytea NOT NULL);
-"#];
-
-/// The advisory lock nodes take while they bring the schema up to date, so that nodes starting
-/// together apply each migration once.
-const MIGRATION_LOCK: i64 = 0x7069_6765_6f6e; // "pigeon"
-
 /// Rows read per round trip when walking a range.
-const CHUNK: i64 = 256;
+pub(super) const CHUNK: i64 = 256;
 
 /// How long a caller waits for a connection, and a new connection for the database, before
 /// the call fails (503 at the edge) instead of hanging.
@@ -109,11 +45,12 @@ const CALL_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// A PostgreSQL database holding one store.
 pub(crate) struct Pg {
-    /// Taken (and shut down without blocking) on drop: the last handle may go on an async thread.
-    rt: Option<tokio::runtime::Runtime>,
+    rt: Background,
     pool: Pool,
     /// The database named without its password, for messages.
     target: String,
+    /// A connection of its own holding the node's advisory lock on the database while it lives.
+    _lock: deadpool_postgres::ClientWrapper,
     set: Mutex<WriteSet>,
     /// A commit failed: the writes still in the set were never acknowledged and must never be
     /// committed (see `health.rs`); the node restarts once the database answers again.
@@ -175,16 +112,19 @@ impl Pg {
             cfg.application_name("pigeon");
         }
         let target = describe(&cfg);
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .thread_name("pigeon-pg")
-            .enable_all()
-            .build()
-            .map_err(db_err)?;
+        let rt = Background(Some(
+            tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .thread_name("pigeon-pg")
+                .enable_all()
+                .build()
+                .map_err(db_err)?,
+        ));
+        let handle = rt.0.as_ref().expect("just built");
         let manager =
             Manager::from_config(cfg, NoTls, ManagerConfig { recycling_method: RecyclingMethod::Fast });
         let built = {
-            let _rt = rt.enter();
+            let _rt = handle.enter();
             Pool::builder(manager)
                 .max_size(pool.max(1))
                 .runtime(Runtime::Tokio1)
@@ -194,10 +134,19 @@ impl Pg {
                 .build()
         };
         let pool = built.map_err(db_err)?;
+        let p = pool.clone();
+        let lock = run_on(handle, async move {
+            migrate(&p).await?;
+            lock_node(&p).await
+        })
+        .map_err(|e| {
+            StoreError::Database(format!("{target}: {}", e.to_string().trim_start_matches("database: ")))
+        })?;
         let pg = Arc::new(Self {
-            rt: Some(rt),
+            rt,
             pool,
-            target: target.clone(),
+            target,
+            _lock: lock,
             set: Mutex::new(WriteSet {
                 seq: 0,
                 flushed: 0,
@@ -205,10 +154,6 @@ impl Pg {
             }),
             failed: Default::default(),
         });
-        let p = pg.pool.clone();
-        pg.run(async move { migrate(&p).await }).map_err(|e| {
-            StoreError::Database(format!("{target}: {}", e.to_string().trim_start_matches("database: ")))
-        })?;
         Ok(pg)
     }
 
@@ -218,14 +163,7 @@ impl Pg {
         &self,
         f: impl std::future::Future<Output = Result<T, StoreError>> + Send + 'static,
     ) -> Result<T, StoreError> {
-        let (tx, rx) = std::sync::mpsc::sync_channel(1);
-        self.rt.as_ref().ok_or(StoreError::Closed)?.spawn(async move {
-            let res = tokio::time::timeout(CALL_TIMEOUT, f).await.unwrap_or_else(|_| {
-                Err(StoreError::Database(format!("no answer from the database within {CALL_TIMEOUT:?}")))
-            });
-            let _ = tx.send(res);
-        });
-        rx.recv().map_err(|_| StoreError::Closed)?
+        run_on(self.rt.0.as_ref().ok_or(StoreError::Closed)?, f)
     }
 
     /// The tree called `name`.
@@ -346,44 +284,31 @@ impl Pg {
     }
 }
 
-impl Drop for Pg {
+/// The store's runtime, shut down without blocking when dropped: the last handle may go on an
+/// async thread, where a runtime's ordinary drop panics.
+struct Background(Option<tokio::runtime::Runtime>);
+
+impl Drop for Background {
     fn drop(&mut self) {
-        if let Some(rt) = self.rt.take() {
+        if let Some(rt) = self.0.take() {
             rt.shutdown_background();
         }
     }
 }
 
-/// Brings the schema up to date, under an advisory lock, in one transaction.
-async fn migrate(pool: &Pool) -> Result<(), StoreError> {
-    let mut client = pool.get().await.map_err(db_err)?;
-    let tx = client.transaction().await.map_err(db_err)?;
-    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK]).await.map_err(db_err)?;
-    tx.batch_execute(
-        "CREATE SCHEMA IF NOT EXISTS pigeon; CREATE TABLE IF NOT EXISTS pigeon.schema_version \
-         (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
-    )
-    .await
-    .map_err(db_err)?;
-    let have: i32 = tx
-        .query_one("SELECT coalesce(max(version), 0) FROM pigeon.schema_version", &[])
-        .await
-        .map_err(db_err)?
-        .get(0);
-    let ours = MIGRATIONS.len() as i32;
-    if have > ours {
-        return Err(StoreError::Database(format!(
-            "the database's schema is version {have}, newer than this pigeon's ({ours}): run a pigeon at least as new"
-        )));
-    }
-    for (i, sql) in MIGRATIONS.iter().enumerate().skip(have.max(0) as usize) {
-        tx.batch_execute(sql).await.map_err(db_err)?;
-        tx.execute("INSERT INTO pigeon.schema_version (version) VALUES ($1)", &[&(i as i32 + 1)])
-            .await
-            .map_err(db_err)?;
-        tracing::info!(version = i + 1, "database schema migrated");
-    }
-    tx.commit().await.map_err(db_err)
+/// Runs `f` on `rt` within [`CALL_TIMEOUT`] and waits for it on a channel.
+fn run_on<T: Send + 'static>(
+    rt: &tokio::runtime::Runtime,
+    f: impl std::future::Future<Output = Result<T, StoreError>> + Send + 'static,
+) -> Result<T, StoreError> {
+    let (tx, rx) = std::sync::mpsc::sync_channel(1);
+    rt.spawn(async move {
+        let res = tokio::time::timeout(CALL_TIMEOUT, f).await.unwrap_or_else(|_| {
+            Err(StoreError::Database(format!("no answer from the database within {CALL_TIMEOUT:?}")))
+        });
+        let _ = tx.send(res);
+    });
+    rx.recv().map_err(|_| StoreError::Closed)?
 }
 
 /// One tree of a PostgreSQL store.
@@ -437,222 +362,8 @@ impl PgTree {
     }
 }
 
-/// A key and its value, as read from a table.
-type Row = (Vec<u8>, Vec<u8>);
-
-/// Whether a range holds any key at all (`BTreeMap::range` panics on one that cannot).
-fn non_empty(lo: &Bound<Vec<u8>>, hi: &Bound<Vec<u8>>) -> bool {
-    match (lo, hi) {
-        (Bound::Included(a), Bound::Included(b)) => a <= b,
-        (Bound::Included(a), Bound::Excluded(b))
-        | (Bound::Excluded(a), Bound::Included(b))
-        | (Bound::Excluded(a), Bound::Excluded(b)) => a < b,
-        _ => true,
-    }
-}
-
-/// A range of a PostgreSQL tree, read a chunk at a time and merged with the write set.
-pub(crate) struct PgIter {
-    pg: Arc<Pg>,
-    id: usize,
-    /// What is left to read.
-    lo: Bound<Vec<u8>>,
-    hi: Bound<Vec<u8>>,
-    rev: bool,
-    buf: VecDeque<(IVec, IVec)>,
-    done: bool,
-}
-
-impl PgIter {
-    /// Highest keys first. Call before reading.
-    pub(crate) fn rev(mut self) -> Self {
-        self.rev = !self.rev;
-        self
-    }
-
-    /// The next chunk: rows of the table from where the last chunk ended, then the write set's
-    /// entries over the keys those rows cover (which win). The write set is read after the table,
-    /// so a flush that committed and left the set in between would hide its writes from both: the
-    /// `flushed` count says so, and the chunk is read again.
-    fn fill(&mut self) -> Result<(), StoreError> {
-        while self.buf.is_empty() && !self.done {
-            if !non_empty(&self.lo, &self.hi) {
-                self.done = true;
-                break;
-            }
-            let before = self.pg.write_set().flushed;
-            let rows = self.read_table()?;
-            let full = rows.len() as i64 == CHUNK;
-            let set = self.pg.write_set();
-            if set.flushed != before {
-                continue;
-            }
-            let last = rows.last().map(|(k, _)| k.clone());
-            let (lo, hi) = match (&last, full, self.rev) {
-                (Some(l), true, false) => (self.lo.clone(), Bound::Included(l.clone())),
-                (Some(l), true, true) => (Bound::Included(l.clone()), self.hi.clone()),
-                _ => (self.lo.clone(), self.hi.clone()),
-            };
-            let mut merged: BTreeMap<Vec<u8>, IVec> =
-                rows.into_iter().map(|(k, v)| (k, IVec::from(v))).collect();
-            if non_empty(&lo, &hi) {
-                for (k, d) in set.trees[self.id].range::<Vec<u8>, _>((lo, hi)) {
-                    match &d.value {
-                        Some(v) => merged.insert(k.clone(), v.clone()),
-                        None => merged.remove(k),
-                    };
-                }
-            }
-            drop(set);
-            match (last, full) {
-                (Some(l), true) if self.rev => self.hi = Bound::Excluded(l),
-                (Some(l), true) => self.lo = Bound::Excluded(l),
-                _ => self.done = true,
-            }
-            let rows = merged.into_iter().map(|(k, v)| (IVec::from(k), v));
-            if self.rev {
-                self.buf.extend(rows.rev());
-            } else {
-                self.buf.extend(rows);
-            }
-        }
-        Ok(())
-    }
-
-    /// Up to [`CHUNK`] rows of the table within the bounds, in the iterator's order.
-    fn read_table(&self) -> Result<Vec<Row>, StoreError> {
-        let mut cond = Vec::new();
-        let mut params: Vec<Vec<u8>> = Vec::new();
-        for (b, inc, exc) in [(&self.lo, ">=", ">"), (&self.hi, "<=", "<")] {
-            let (op, k) = match b {
-                Bound::Included(k) => (inc, k),
-                Bound::Excluded(k) => (exc, k),
-                Bound::Unbounded => continue,
-            };
-            params.push(k.clone());
-            cond.push(format!("k {op} ${}", params.len()));
-        }
-        let sql = format!(
-            "SELECT k, v FROM pigeon.\"{}\"{}{} ORDER BY k{} LIMIT {CHUNK}",
-            TREES[self.id],
-            if cond.is_empty() { "" } else { " WHERE " },
-            cond.join(" AND "),
-            if self.rev { " DESC" } else { "" },
-        );
-        let pool = self.pg.pool.clone();
-        self.pg.run(async move {
-            let c = pool.get().await.map_err(db_err)?;
-            let stmt = c.prepare_cached(&sql).await.map_err(db_err)?;
-            let refs: Vec<&(dyn ToSql + Sync)> = params.iter().map(|p| p as &(dyn ToSql + Sync)).collect();
-            let rows = c.query(&stmt, &refs).await.map_err(db_err)?;
-            Ok(rows.into_iter().map(|r| (r.get::<_, Vec<u8>>(0), r.get::<_, Vec<u8>>(1))).collect())
-        })
-    }
-}
-
-impl Iterator for PgIter {
-    type Item = Result<(IVec, IVec), StoreError>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        if let Err(e) = self.fill() {
-            self.done = true;
-            return Some(Err(e));
-        }
-        self.buf.pop_front().map(Ok)
-    }
-}
-
 #[cfg(any(test, feature = "pg-testing"))]
 pub mod testing;
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn tree(pg: &Arc<Pg>) -> PgTree {
-        pg.tree("meta").unwrap()
-    }
-
-    fn keys(it: PgIter) -> Vec<u32> {
-        it.map(|kv| u32::from_be_bytes(kv.unwrap().0.as_ref().try_into().unwrap())).collect()
-    }
-
-    /// Ranges longer than a chunk, both ways, with the write set's inserts and deletes on both
-    /// sides of the chunks' edges, before and after a flush.
-    #[test]
-    fn ranges_merge_the_table_and_the_write_set_across_chunks() {
-        let pg = Pg::connect(&testing::database_url(), 2).unwrap();
-        let t = tree(&pg);
-        for i in (0..1000u32).step_by(2) {
-            t.write(&i.to_be_bytes(), Some(IVec::from(&b"v"[..])));
-        }
-        pg.flush().unwrap();
-        assert!(pg.write_set().trees.iter().all(BTreeMap::is_empty), "a flush empties the set");
-        // Not yet committed: odd keys in, multiples of 10 out.
-        for i in (1..1000u32).step_by(2) {
-            t.write(&i.to_be_bytes(), Some(IVec::from(&b"w"[..])));
-        }
-        for i in (0..1000u32).step_by(10) {
-            t.write(&i.to_be_bytes(), None);
-        }
-        let want: Vec<u32> = (0..1000).filter(|i| i % 10 != 0).collect();
-        let lo = 3u32.to_be_bytes().to_vec();
-        let hi = 997u32.to_be_bytes().to_vec();
-        let got = keys(t.range(Bound::Included(lo.clone()), Bound::Excluded(hi.clone())));
-        let part: Vec<u32> = want.iter().copied().filter(|i| (3..997).contains(i)).collect();
-        assert_eq!(got, part);
-        let mut back = keys(t.range(Bound::Excluded(lo), Bound::Included(hi)).rev());
-        back.reverse();
-        assert_eq!(back, want.iter().copied().filter(|i| (4..=997).contains(i)).collect::<Vec<_>>());
-        assert_eq!(keys(t.range(Bound::Unbounded, Bound::Unbounded)), want);
-        pg.flush().unwrap();
-        assert_eq!(keys(t.range(Bound::Unbounded, Bound::Unbounded)), want, "the same once committed");
-        assert_eq!(t.get(&5u32.to_be_bytes()).unwrap().as_deref(), Some(&b"w"[..]));
-        assert_eq!(t.get(&10u32.to_be_bytes()).unwrap(), None);
-        // An empty or inverted range reads nothing.
-        assert!(keys(t.range(Bound::Excluded(vec![1]), Bound::Excluded(vec![1]))).is_empty());
-        assert!(keys(t.range(Bound::Included(vec![2]), Bound::Included(vec![1]))).is_empty());
-    }
-
-    /// A write made while its flush runs keeps its newer value in the set.
-    #[test]
-    fn a_key_written_again_during_a_flush_stays_for_the_next() {
-        let pg = Pg::connect(&testing::database_url(), 2).unwrap();
-        let t = tree(&pg);
-        t.write(b"k", Some(IVec::from(&b"1"[..])));
-        // What a flush does first: note the stamp it will remove up to.
-        let upto = pg.write_set().seq;
-        t.write(b"k", Some(IVec::from(&b"2"[..])));
-        assert!(pg.write_set().trees[t.id][&b"k"[..]].seq > upto);
-        pg.flush().unwrap();
-        assert_eq!(t.get(b"k").unwrap().as_deref(), Some(&b"2"[..]));
-    }
-
-    #[test]
-    fn a_newer_schema_is_refused_and_an_unreachable_database_is_named_without_its_password() {
-        let url = testing::database_url();
-        drop(Pg::connect(&url, 1).unwrap());
-        // Applying again changes nothing.
-        drop(Pg::connect(&url, 1).unwrap());
-        let pg = Pg::connect(&url, 1).unwrap();
-        let pool = pg.pool.clone();
-        pg.run(async move {
-            let c = pool.get().await.map_err(db_err)?;
-            c.execute("INSERT INTO pigeon.schema_version (version) VALUES (99)", &[])
-                .await
-                .map_err(db_err)?;
-            Ok(())
-        })
-        .unwrap();
-        let e = Pg::connect(&url, 1).err().expect("a newer schema is refused").to_string();
-        assert!(e.contains("version 99, newer than this pigeon's"), "{e}");
-
-        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let e = Pg::connect(&format!("postgres://pigeon:s3cret@127.0.0.1:{port}/nowhere"), 1)
-            .err()
-            .expect("nothing listens there")
-            .to_string();
-        assert!(e.contains(&format!("postgres://pigeon@127.0.0.1:{port}/nowhere")), "{e}");
-        assert!(!e.contains("s3cret"), "{e}");
-    }
-}
+mod tests;

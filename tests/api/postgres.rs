@@ -104,3 +104,27 @@ async fn a_lost_database_refuses_writes_within_seconds_and_the_node_heals_when_i
     assert_eq!(said.matches("restarting to open the store again").count(), 1, "{said}");
     assert!(!said.contains("s3cret"), "the password is in the log");
 }
+
+/// Two nodes on one database would each trust writes the other cannot see: the second is refused
+/// while the first runs, and let in once the first is gone, also after `kill -9`.
+#[actix_web::test]
+async fn a_second_node_on_the_same_database_is_refused() {
+    let url = pigeon_storage::pg::testing::database_url();
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("log");
+    let env = [("PIGEON_DATABASE_URL", url.as_str())];
+    let first = spawn_binary_with(&dir.path().join("a"), Some(ADMIN), &log, &env);
+    let out = Command::new(env!("CARGO_BIN_EXE_pigeon"))
+        .args(["serve", "--addr", "127.0.0.1:0"])
+        .env("PIGEON_DATA_DIR", dir.path().join("b"))
+        .env("PIGEON_DATABASE_URL", &url)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{said}");
+    assert!(said.contains("another pigeon node is using this database"), "{said}");
+    first.kill9();
+    let second = spawn_binary_with(&dir.path().join("b"), Some(ADMIN), &log, &env);
+    second.call("GET", "/readyz", None, None).await.expect(200, None);
+}

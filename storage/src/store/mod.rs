@@ -126,7 +126,12 @@ impl Store {
     /// group commit as one transaction.
     pub fn open_postgres(url: &str, pool: usize, clock: SharedClock) -> Result<Self, StoreError> {
         let pg = crate::pg::Pg::connect(url, pool)?;
-        let health = Arc::new(Health::database(&pg));
+        // The probe must not keep the store open.
+        let weak = Arc::downgrade(&pg);
+        let health = Arc::new(Health::database(move || match weak.upgrade() {
+            Some(pg) => pg.ping().map_err(|e| e.to_string()),
+            None => Err("the store is closed".into()),
+        }));
         let hold = test_commit_delay();
         Self::start(tree::Engine::Pg(pg.clone()), Flusher::Pg(pg), health, hold, clock)
     }

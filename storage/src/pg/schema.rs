@@ -1,0 +1,140 @@
+//! The PostgreSQL store's schema: a table per tree, versioned migrations applied at start under an
+//! advisory lock, and the lock a running node holds on its database.
+
+use std::time::Duration;
+
+use deadpool_postgres::Pool;
+
+use super::db_err;
+use crate::StoreError;
+
+/// Every tree the store opens, each a table of the same name in the `pigeon` schema. A new tree
+/// needs a migration that creates its table.
+pub(super) const TREES: &[&str] = &[
+    "meta",
+    "tenants",
+    "counters",
+    "keys",
+    "key_hashes",
+    "key_ids",
+    "phones",
+    "phone_ids",
+    "phone_tokens",
+    "messages",
+    "pending",
+    "schedule",
+    "recipients",
+    "idempotency",
+    "optouts",
+    "detections",
+    "webhooks",
+    "deliveries",
+    "due",
+    "templates",
+    "template_names",
+    "contacts",
+    "contact_phones",
+    "campaigns",
+    "campaign_recipients",
+    "campaign_messages",
+    "sessions",
+];
+
+/// The schema's versions, in order; each runs once, in the transaction that records it.
+/// Messages, deliveries and counters are rewritten in place as they change state, so their pages
+/// keep room for HOT updates (the research note: the heap tripled under three updates without).
+const MIGRATIONS: &[&str] = &[r#"
+CREATE TABLE pigeon."meta" (k bytea PRIMARY KEY, v bytea NOT NULL);
+CREATE TABLE pigeon."tenants" (k bytea PRIMARY KEY, v bytea NOT NULL);
+CREATE TABLE pigeon."counters" (k bytea PRIMARY KEY, v bytea NOT NULL) WITH (fillfactor = 70);
+CREATE TABLE pigeon."keys" (k bytea PRIMARY KEY, v bytea NOT NULL);
+CREATE TABLE pigeon."key_hashes" (k bytea PRIMARY KEY, v bytea NOT NULL);
+CREATE TABLE pigeon."key_ids" (k bytea PRIMARY KEY, v bytea NOT NULL);
+CREATE TABLE pigeon."phones" (k bytea PRIMARY KEY, v bytea NOT NULL);
+CREATE TABLE pigeon."phone_ids" (k bytea PRIMARY KEY, v bytea NOT NULL);
+CREATE TABLE pigeon."phone_tokens" (k bytea PRIMARY KEY, v bytea NOT NULL);
+CREATE TABLE pigeon."messages" (k bytea PRIMARY KEY, v bytea NOT NULL) WITH (fillfactor = 70);
+CREATE TABLE pigeon."pending" (k bytea PRIMARY KEY, v bytea NOT NULL);
+CREATE TABLE pigeon."schedule" (k bytea PRIMARY KEY, v bytea NOT NULL);
+CREATE TABLE pigeon."recipients" (k bytea PRIMARY KEY, v bytea NOT NULL) WITH (fillfactor = 80);
+CREATE TABLE pigeon."idempotency" (k bytea PRIMARY KEY, v bytea NOT NULL);
+CREATE TABLE pigeon."optouts" (k bytea PRIMARY KEY, v bytea NOT NULL);
+CREATE TABLE pigeon."detections" (k bytea PRIMARY KEY, v bytea NOT NULL);
+CREATE TABLE pigeon."webhooks" (k bytea PRIMARY KEY, v bytea NOT NULL);
+CREATE TABLE pigeon."deliveries" (k bytea PRIMARY KEY, v bytea NOT NULL) WITH (fillfactor = 70);
+CREATE TABLE pigeon."due" (k bytea PRIMARY KEY, v bytea NOT NULL);
+CREATE TABLE pigeon."templates" (k bytea PRIMARY KEY, v bytea NOT NULL);
+CREATE TABLE pigeon."template_names" (k bytea PRIMARY KEY, v bytea NOT NULL);
+CREATE TABLE pigeon."contacts" (k bytea PRIMARY KEY, v bytea NOT NULL);
+CREATE TABLE pigeon."contact_phones" (k bytea PRIMARY KEY, v bytea NOT NULL);
+CREATE TABLE pigeon."campaigns" (k bytea PRIMARY KEY, v bytea NOT NULL) WITH (fillfactor = 80);
+CREATE TABLE pigeon."campaign_recipients" (k bytea PRIMARY KEY, v bytea NOT NULL);
+CREATE TABLE pigeon."campaign_messages" (k bytea PRIMARY KEY, v bytea NOT NULL);
+CREATE TABLE pigeon."sessions" (k bytea PRIMARY KEY, v bytea NOT NULL);
+"#];
+
+/// The advisory lock nodes take while they bring the schema up to date, so that nodes starting
+/// together apply each migration once.
+const MIGRATION_LOCK: i64 = 0x7069_6765_6f6e; // "pigeon"
+
+/// How long a start waits for the node lock.
+const LOCK_WAIT: Duration = Duration::from_secs(3);
+
+/// The advisory lock a node holds on its database for as long as it runs.
+const NODE_LOCK: i64 = MIGRATION_LOCK + 1;
+
+/// Takes the node's lock on a connection taken out of the pool for good: two nodes writing one
+/// database would each trust a write set the other cannot see. The lock goes with the
+/// connection, so a node killed with `kill -9` lets the next one in at once.
+pub(super) async fn lock_node(pool: &Pool) -> Result<deadpool_postgres::ClientWrapper, StoreError> {
+    let c = deadpool_postgres::Object::take(pool.get().await.map_err(db_err)?);
+    // A node that just stopped in this process or was killed lets go as soon as the database
+    // sees its connection close: wait that long, not longer.
+    let started = std::time::Instant::now();
+    loop {
+        let got: bool =
+            c.query_one("SELECT pg_try_advisory_lock($1)", &[&NODE_LOCK]).await.map_err(db_err)?.get(0);
+        if got {
+            return Ok(c);
+        }
+        if started.elapsed() > LOCK_WAIT {
+            return Err(StoreError::Database(
+                "another pigeon node is using this database (it holds the node lock); one node per database"
+                    .into(),
+            ));
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Brings the schema up to date, under an advisory lock, in one transaction.
+pub(super) async fn migrate(pool: &Pool) -> Result<(), StoreError> {
+    let mut client = pool.get().await.map_err(db_err)?;
+    let tx = client.transaction().await.map_err(db_err)?;
+    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK]).await.map_err(db_err)?;
+    tx.batch_execute(
+        "CREATE SCHEMA IF NOT EXISTS pigeon; CREATE TABLE IF NOT EXISTS pigeon.schema_version \
+         (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
+    )
+    .await
+    .map_err(db_err)?;
+    let have: i32 = tx
+        .query_one("SELECT coalesce(max(version), 0) FROM pigeon.schema_version", &[])
+        .await
+        .map_err(db_err)?
+        .get(0);
+    let ours = MIGRATIONS.len() as i32;
+    if have > ours {
+        return Err(StoreError::Database(format!(
+            "the database's schema is version {have}, newer than this pigeon's ({ours}): run a pigeon at least as new"
+        )));
+    }
+    for (i, sql) in MIGRATIONS.iter().enumerate().skip(have.max(0) as usize) {
+        tx.batch_execute(sql).await.map_err(db_err)?;
+        tx.execute("INSERT INTO pigeon.schema_version (version) VALUES ($1)", &[&(i as i32 + 1)])
+            .await
+            .map_err(db_err)?;
+        tracing::info!(version = i + 1, "database schema migrated");
+    }
+    tx.commit().await.map_err(db_err)
+}
