@@ -49,7 +49,7 @@ impl Application {
     ) -> Result<Self, StartError> {
         let opening = std::time::Instant::now();
         let store = match &settings.database {
-            Some(db) => Store::open_postgres(&db.url, db.pool, clock)?,
+            Some(db) => Store::open_postgres(&db.url, db.pool, settings.cache_mb, clock)?,
             None => {
                 std::fs::create_dir_all(&settings.data_dir)?;
                 Store::open_with(&settings.data_dir, settings.cache_mb, clock)?

@@ -23,14 +23,15 @@ use std::time::Duration;
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
 use tokio_postgres::NoTls;
 
+mod cache;
 mod iter;
 mod schema;
 
 pub(crate) use iter::PgIter;
 use schema::{lock_node, migrate, TREES};
 
-use sled::IVec;
 use crate::StoreError;
+use sled::IVec;
 
 /// Rows read per round trip when walking a range.
 pub(super) const CHUNK: i64 = 256;
@@ -52,6 +53,8 @@ pub(crate) struct Pg {
     /// A connection of its own holding the node's advisory lock on the database while it lives.
     _lock: deadpool_postgres::ClientWrapper,
     set: Mutex<WriteSet>,
+    /// Each table's read cache holds at most this many bytes.
+    cache_bytes: usize,
     /// A commit failed: the writes still in the set were never acknowledged and must never be
     /// committed (see `health.rs`); the node restarts once the database answers again.
     failed: std::sync::atomic::AtomicBool,
@@ -65,6 +68,8 @@ struct WriteSet {
     /// reads again (see [`PgIter::fill`]).
     flushed: u64,
     trees: Vec<BTreeMap<Vec<u8>, Dirty>>,
+    /// Each table's read cache (`cache.rs`), kept under the same lock as the writes it follows.
+    caches: Vec<cache::Cache>,
 }
 
 struct Dirty {
@@ -102,7 +107,7 @@ impl Pg {
     /// Connects to `url` with a pool of `pool` connections and brings the schema up to date.
     /// Fails, naming the database (never its password), when it cannot be reached or its schema
     /// is newer than this binary's.
-    pub(crate) fn connect(url: &str, pool: usize) -> Result<Arc<Self>, StoreError> {
+    pub(crate) fn connect(url: &str, pool: usize, cache_bytes: usize) -> Result<Arc<Self>, StoreError> {
         let mut cfg = tokio_postgres::Config::from_str(url)
             .map_err(|e| StoreError::Database(format!("not a PostgreSQL URL: {e}")))?;
         if cfg.get_connect_timeout().is_none() {
@@ -151,7 +156,9 @@ impl Pg {
                 seq: 0,
                 flushed: 0,
                 trees: TREES.iter().map(|_| BTreeMap::new()).collect(),
+                caches: TREES.iter().map(|_| cache::Cache::default()).collect(),
             }),
+            cache_bytes,
             failed: Default::default(),
         });
         Ok(pg)
@@ -324,18 +331,33 @@ impl PgTree {
     }
 
     /// One value: the write set's, else the table's.
+    /// One value: the write set's, else the cache's, else the table's (then cached, unless a
+    /// write to the table passed the read).
     pub(crate) fn get(&self, key: &[u8]) -> Result<Option<IVec>, StoreError> {
-        if let Some(d) = self.pg.write_set().trees[self.id].get(key) {
-            return Ok(d.value.clone());
-        }
-        let (pool, key) = (self.pg.pool.clone(), key.to_vec());
+        let writes = {
+            let set = self.pg.write_set();
+            if let Some(d) = set.trees[self.id].get(key) {
+                return Ok(d.value.clone());
+            }
+            if let Some(v) = set.caches[self.id].get(key) {
+                return Ok(v);
+            }
+            set.caches[self.id].writes
+        };
+        let (pool, owned) = (self.pg.pool.clone(), key.to_vec());
         let sql = format!("SELECT v FROM pigeon.\"{}\" WHERE k = $1", TREES[self.id]);
-        self.pg.run(async move {
+        let value = self.pg.run(async move {
             let c = pool.get().await.map_err(db_err)?;
             let stmt = c.prepare_cached(&sql).await.map_err(db_err)?;
-            let row = c.query_opt(&stmt, &[&key]).await.map_err(db_err)?;
+            let row = c.query_opt(&stmt, &[&owned]).await.map_err(db_err)?;
             Ok(row.map(|r| IVec::from(r.get::<_, &[u8]>(0))))
-        })
+        })?;
+        let mut set = self.pg.write_set();
+        let cache = &mut set.caches[self.id];
+        if cache.writes == writes {
+            cache.put(key.to_vec(), value.clone(), self.pg.cache_bytes);
+        }
+        Ok(value)
     }
 
     /// Writes (or, with `None`, deletes) one key; committed with the next flush.
@@ -343,6 +365,9 @@ impl PgTree {
         let mut set = self.pg.write_set();
         set.seq += 1;
         let seq = set.seq;
+        let cache = &mut set.caches[self.id];
+        cache.writes += 1;
+        cache.put(key.to_vec(), value.clone(), self.pg.cache_bytes);
         set.trees[self.id].insert(key.to_vec(), Dirty { value, seq });
     }
 
@@ -352,6 +377,9 @@ impl PgTree {
         set.seq += 1;
         let seq = set.seq;
         for (id, k, value) in ops {
+            let cache = &mut set.caches[id];
+            cache.writes += 1;
+            cache.put(k.clone(), value.clone(), self.pg.cache_bytes);
             set.trees[id].insert(k, Dirty { value, seq });
         }
     }

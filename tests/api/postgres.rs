@@ -11,6 +11,9 @@ use crate::helpers::*;
 
 #[actix_web::test]
 async fn an_unreachable_database_stops_the_start_and_is_named_without_its_password() {
+    if !pigeon_storage::pg::testing::available() {
+        return;
+    }
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let dir = tempfile::tempdir().unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_pigeon"))
@@ -47,6 +50,9 @@ async fn an_unreachable_database_stops_the_start_and_is_named_without_its_passwo
 /// acknowledged.
 #[actix_web::test]
 async fn a_lost_database_refuses_writes_within_seconds_and_the_node_heals_when_it_returns() {
+    if !pigeon_storage::pg::testing::available() {
+        return;
+    }
     let cluster = Cluster::start();
     // Trust authentication takes any password: the log must not show this one.
     let url = cluster.database_url().replace("pigeon@", "pigeon:s3cret@");
@@ -109,6 +115,9 @@ async fn a_lost_database_refuses_writes_within_seconds_and_the_node_heals_when_i
 /// while the first runs, and let in once the first is gone, also after `kill -9`.
 #[actix_web::test]
 async fn a_second_node_on_the_same_database_is_refused() {
+    if !pigeon_storage::pg::testing::available() {
+        return;
+    }
     let url = pigeon_storage::pg::testing::database_url();
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("log");

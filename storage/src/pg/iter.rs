@@ -8,8 +8,8 @@ use tokio_postgres::types::ToSql;
 
 use super::schema::TREES;
 use super::{db_err, Pg, CHUNK};
-use sled::IVec;
 use crate::StoreError;
+use sled::IVec;
 
 /// A key and its value, as read from a table.
 type Row = (Vec<u8>, Vec<u8>);

@@ -26,8 +26,12 @@ static CLUSTERS: AtomicUsize = AtomicUsize::new(0);
 
 /// The newest `/usr/lib/postgresql/<version>/bin`, or `PIGEON_PG_BIN`.
 fn bin_dir() -> PathBuf {
+    find_bin_dir().expect("PostgreSQL's server binaries (Debian's `postgresql` package) or PIGEON_PG_BIN")
+}
+
+fn find_bin_dir() -> Option<PathBuf> {
     if let Some(dir) = std::env::var_os("PIGEON_PG_BIN") {
-        return dir.into();
+        return Some(dir.into());
     }
     let mut versions: Vec<(u32, PathBuf)> = std::fs::read_dir("/usr/lib/postgresql")
         .into_iter()
@@ -37,9 +41,29 @@ fn bin_dir() -> PathBuf {
         .filter(|(_, p): &(u32, PathBuf)| p.join("initdb").exists())
         .collect();
     versions.sort();
-    versions.pop().map(|(_, p)| p).expect(
-        "PostgreSQL's server binaries (Debian's `postgresql` package; `.ci/run` installs it) or PIGEON_PG_BIN",
-    )
+    versions.pop().map(|(_, p)| p)
+}
+
+/// Whether the PostgreSQL half of the tests can run. Without PostgreSQL's server binaries it says
+/// so once and the callers skip that half, unless `PIGEON_REQUIRE_POSTGRES` is set (`.ci/run`
+/// sets it), where a missing PostgreSQL fails the test instead.
+pub fn available() -> bool {
+    static SAID: std::sync::Once = std::sync::Once::new();
+    if find_bin_dir().is_some() {
+        return true;
+    }
+    assert!(
+        std::env::var_os("PIGEON_REQUIRE_POSTGRES").is_none(),
+        "PIGEON_REQUIRE_POSTGRES is set and PostgreSQL's server binaries are missing \
+         (apt-get install postgresql, or PIGEON_PG_BIN=<its bin directory>)"
+    );
+    SAID.call_once(|| {
+        eprintln!(
+            "PostgreSQL is not installed (apt-get install postgresql, or PIGEON_PG_BIN): \
+             the PostgreSQL half of the tests is skipped"
+        )
+    });
+    false
 }
 
 fn is_root() -> bool {

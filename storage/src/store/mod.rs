@@ -123,9 +123,15 @@ impl Store {
 
     /// Opens the store in a PostgreSQL database (see `pg.rs`): connects with a pool of `pool`
     /// connections, brings its schema up to date, and starts the committer, which writes each
-    /// group commit as one transaction.
-    pub fn open_postgres(url: &str, pool: usize, clock: SharedClock) -> Result<Self, StoreError> {
-        let pg = crate::pg::Pg::connect(url, pool)?;
+    /// group commit as one transaction. Each table's read cache holds a quarter of `cache_mb`.
+    pub fn open_postgres(
+        url: &str,
+        pool: usize,
+        cache_mb: u64,
+        clock: SharedClock,
+    ) -> Result<Self, StoreError> {
+        let cache_bytes = (cache_mb.max(1) * 1024 * 1024 / 4) as usize;
+        let pg = crate::pg::Pg::connect(url, pool, cache_bytes)?;
         // The probe must not keep the store open.
         let weak = Arc::downgrade(&pg);
         let health = Arc::new(Health::database(move || match weak.upgrade() {
