@@ -160,15 +160,16 @@ pub async fn run(args: LoadArgs) -> Result<Report, String> {
     ));
     let p = drive(&base, "/v1/messages", &key, &args, track, pb.clone()).await;
     done.store(true, std::sync::atomic::Ordering::Relaxed);
-    report.samples = sampler.await.unwrap_or_default();
-    if let Some(pb) = pb {
-        pb.finish_and_clear();
-    }
     if !args.backlog {
         drain(&tracker, Instant::now() + args.drain).await;
     }
     let measured = p.measured.expect("set by drive");
+    // Before the sampler is awaited: it may sleep out its interval, which is not delivery time.
     let all_done = measured.elapsed();
+    report.samples = sampler.await.unwrap_or_default();
+    if let Some(pb) = pb {
+        pb.finish_and_clear();
+    }
     report.server_rss_mib = server.as_ref().and_then(OwnServer::rss_mib);
     report.duration_s = p.elapsed.as_secs_f64();
     report.warmup_s = args.warmup.as_secs_f64();
