@@ -51,13 +51,15 @@ pub(crate) struct Pg {
     /// The database named without its password, for messages.
     target: String,
     /// A connection of its own holding the node's advisory lock on the database while it lives.
-    _lock: deadpool_postgres::ClientWrapper,
+    lock: Arc<tokio::sync::Mutex<deadpool_postgres::ClientWrapper>>,
     set: Mutex<WriteSet>,
     /// Each table's read cache holds at most this many bytes.
     cache_bytes: usize,
     /// A commit failed: the writes still in the set were never acknowledged and must never be
     /// committed (see `health.rs`); the node restarts once the database answers again.
     failed: std::sync::atomic::AtomicBool,
+    /// Another node holds the node lock (said once in the log).
+    lost_lock: std::sync::atomic::AtomicBool,
 }
 
 /// Writes not yet committed to the database, per tree, newest value of each key.
@@ -151,7 +153,7 @@ impl Pg {
             rt,
             pool,
             target,
-            _lock: lock,
+            lock: Arc::new(tokio::sync::Mutex::new(lock)),
             set: Mutex::new(WriteSet {
                 seq: 0,
                 flushed: 0,
@@ -160,6 +162,7 @@ impl Pg {
             }),
             cache_bytes,
             failed: Default::default(),
+            lost_lock: Default::default(),
         });
         Ok(pg)
     }
@@ -199,14 +202,34 @@ impl Pg {
         res
     }
 
-    /// Whether the database answers, on a connection of the pool.
-    pub(crate) fn ping(&self) -> Result<(), StoreError> {
-        let pool = self.pool.clone();
-        self.run(async move {
-            let c = pool.get().await.map_err(db_err)?;
-            c.simple_query("SELECT 1").await.map_err(db_err)?;
+    /// Whether the database answers, asked on the connection that holds the node lock. When the
+    /// database restarted, that connection is gone and so is the lock: it is taken again, and if
+    /// another node took it meanwhile this one refuses every write from then on.
+    pub(crate) fn check(&self) -> Result<(), StoreError> {
+        use std::sync::atomic::Ordering;
+        let (pool, lock) = (self.pool.clone(), self.lock.clone());
+        let res = self.run(async move {
+            let mut held = lock.lock().await;
+            if held.is_closed() {
+                *held = schema::lock_node(&pool).await?;
+            }
+            held.simple_query("SELECT 1").await.map_err(db_err)?;
             Ok(())
-        })
+        });
+        if let Err(StoreError::Database(e)) = &res {
+            if e.contains(schema::ANOTHER_NODE) {
+                self.failed.store(true, Ordering::Relaxed);
+                if !self.lost_lock.swap(true, Ordering::Relaxed) {
+                    tracing::error!("{e}: this node no longer writes");
+                }
+            }
+        }
+        res
+    }
+
+    /// Whether writes are refused (a commit failed, or the node lock is lost).
+    pub(crate) fn is_failed(&self) -> bool {
+        self.failed.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     fn commit_set(&self) -> Result<(), String> {
@@ -234,9 +257,14 @@ impl Pg {
         if work.is_empty() {
             return Ok(());
         }
-        let pool = self.pool.clone();
+        let (pool, lock) = (self.pool.clone(), self.lock.clone());
         let work = self
             .run(async move {
+                // Without the lock another node may be writing: commit nothing (the probe takes
+                // it again, or finds who has it).
+                if lock.lock().await.is_closed() {
+                    return Err(StoreError::Database("the connection holding the node lock is gone".into()));
+                }
                 let mut client = pool.get().await.map_err(db_err)?;
                 let tx = client.transaction().await.map_err(db_err)?;
                 for (id, up_k, up_v, del) in &work {
@@ -328,6 +356,11 @@ pub(crate) struct PgTree {
 impl PgTree {
     pub(crate) fn id(&self) -> usize {
         self.id
+    }
+
+    /// Whether the store refuses writes.
+    pub(crate) fn is_failed(&self) -> bool {
+        self.pg.is_failed()
     }
 
     /// One value: the write set's, else the table's.

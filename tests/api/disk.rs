@@ -3,7 +3,7 @@
 //! says so once, and it heals by itself when space is freed, losing nothing it acknowledged.
 
 use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::json;
 
@@ -65,14 +65,7 @@ async fn a_full_disk_answers_503_keeps_reads_and_heals_when_space_is_freed() {
 
     // Free the space: the node restarts itself on the same address and takes writes again.
     std::fs::write(&free_it, b"").unwrap();
-    let started = Instant::now();
-    // The restart drops the connections the old process held: a reset one is "not ready yet".
-    let probe = awc::Client::builder().timeout(Duration::from_secs(2)).finish();
-    let ready = format!("{}/readyz", app.base);
-    while !probe.get(&ready).send().await.is_ok_and(|r| r.status() == 200) {
-        assert!(started.elapsed() < Duration::from_secs(60), "not ready again within 60 s");
-        actix_web::rt::time::sleep(Duration::from_millis(200)).await;
-    }
+    wait_ready_again(&app.api, Duration::from_secs(60)).await;
     let id = app.send_ok(&t.live, "+14155550100").await;
     app.wait_status(&t.live, &id, "delivered").await;
     let said = std::fs::read_to_string(&log).unwrap();

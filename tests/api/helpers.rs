@@ -383,7 +383,7 @@ pub fn on_postgres() -> bool {
 /// throwaway cluster the first time, the same one again for a restart over the same directory.
 pub fn database_for(dir: &Path) -> String {
     static DATABASES: std::sync::Mutex<Vec<(std::path::PathBuf, String)>> = std::sync::Mutex::new(Vec::new());
-    let mut known = DATABASES.lock().unwrap();
+    let mut known = DATABASES.lock().unwrap_or_else(|e| e.into_inner());
     if let Some((_, url)) = known.iter().find(|(d, _)| d == dir) {
         return url.clone();
     }
@@ -398,7 +398,8 @@ async fn configured(at: chrono::DateTime<chrono::Utc>, configure: impl FnOnce(&m
     let dir = tempfile::tempdir().unwrap();
     let mut settings = Settings::new(dir.path());
     if on_postgres() {
-        settings.database = Some(pigeon::config::Database { url: database_for(dir.path()), pool: 4 });
+        // A small pool: a run holds a server per test, and the cluster's connections are finite.
+        settings.database = Some(pigeon::config::Database { url: database_for(dir.path()), pool: 2 });
     }
     settings.webhook_allow_private = true;
     configure(&mut settings);
@@ -491,6 +492,18 @@ pub fn spawn_command(mut cmd: Command, log_file: &Path) -> Binary {
     cmd.stderr(std::fs::OpenOptions::new().create(true).append(true).open(log_file).unwrap());
     let s = pigeon_loadtest::server::spawn_listening(cmd).expect("pigeon starts and prints its address");
     Binary { api: Api::new(s.url), child: s.child, stdout: s.stdout }
+}
+
+/// Waits until `/readyz` answers 200, through a restart that drops the connections (a reset one
+/// is "not ready yet"); fails after `within`.
+pub async fn wait_ready_again(api: &Api, within: Duration) {
+    let started = std::time::Instant::now();
+    let probe = awc::Client::builder().timeout(Duration::from_secs(2)).finish();
+    let ready = format!("{}/readyz", api.base);
+    while !probe.get(&ready).send().await.is_ok_and(|r| r.status() == 200) {
+        assert!(started.elapsed() < within, "not ready again within {within:?}");
+        actix_web::rt::time::sleep(Duration::from_millis(200)).await;
+    }
 }
 
 impl Binary {

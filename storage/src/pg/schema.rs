@@ -77,6 +77,9 @@ CREATE TABLE pigeon."sessions" (k bytea PRIMARY KEY, v bytea NOT NULL);
 /// together apply each migration once.
 const MIGRATION_LOCK: i64 = 0x7069_6765_6f6e; // "pigeon"
 
+/// What the refusal of the node lock says.
+pub(super) const ANOTHER_NODE: &str = "another pigeon node is using this database (it holds the node lock)";
+
 /// How long a start waits for the node lock.
 const LOCK_WAIT: Duration = Duration::from_secs(3);
 

@@ -109,7 +109,7 @@ impl Cluster {
         // PostgreSQL), so the cluster skips its fsyncs.
         let opts = format!(
             "-p {port} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off \
-             -c max_connections=300 -c shared_buffers=64MB",
+             -c max_connections=1000 -c shared_buffers=64MB",
             root.display()
         );
         let c = Cluster { bin: bin_dir(), port, as_postgres: is_root(), data: root.join("data"), opts };
@@ -194,4 +194,9 @@ rm -rf "$3") &"#;
 /// first use).
 pub fn database_url() -> String {
     SHARED.get_or_init(Cluster::start).database_url()
+}
+
+/// Runs `sql` on the database at `url` with PostgreSQL's `psql`; panics when it fails.
+pub fn psql(url: &str, sql: &str) {
+    checked(Command::new(bin_dir().join("psql")).args([url, "-v", "ON_ERROR_STOP=1", "-Atc", sql]), "psql");
 }

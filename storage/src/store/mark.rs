@@ -22,7 +22,7 @@ use std::time::Duration;
 use ulid::Ulid;
 
 use super::tenants::Counters;
-use super::tree::Tree;
+use super::tree::{prefix_end, Tree};
 use super::webhooks::due_key;
 use super::worklist::WorkList;
 use super::{decode, messages::pending_key};
@@ -121,7 +121,7 @@ fn for_each_group(
         let Some(group) = first.get(..group_len) else { break };
         let mut start = group.to_vec();
         start.extend_from_slice(from);
-        let next = successor(group);
+        let next = prefix_end(group);
         let records = match &next {
             Some(n) => tree.range(start..n.clone()),
             None => tree.range(start..),
@@ -136,18 +136,6 @@ fn for_each_group(
         }
     }
     Ok(())
-}
-
-/// The smallest key after every key starting with `prefix`, if there is one.
-fn successor(prefix: &[u8]) -> Option<Vec<u8>> {
-    let mut next = prefix.to_vec();
-    while let Some(last) = next.pop() {
-        if last < 0xff {
-            next.push(last + 1);
-            return Some(next);
-        }
-    }
-    None
 }
 
 /// Runs [`Lists::tick`] every second, and once more when dropped.
@@ -212,10 +200,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn successor_is_the_next_prefix() {
-        assert_eq!(successor(&[1, 2]), Some(vec![1, 3]));
-        assert_eq!(successor(&[1, 0xff]), Some(vec![2]));
-        assert_eq!(successor(&[0xff, 0xff]), None);
+    fn prefix_end_is_the_next_prefix() {
+        assert_eq!(prefix_end(&[1, 2]), Some(vec![1, 3]));
+        assert_eq!(prefix_end(&[1, 0xff]), Some(vec![2]));
+        assert_eq!(prefix_end(&[0xff, 0xff]), None);
     }
 
     #[test]

@@ -102,16 +102,17 @@ impl Tree {
                 t.insert(key, value).inspect_err(|e| self.health.sled(e))?;
             }
             Kind::Pg(t) => {
-                self.writable()?;
+                self.writable(t)?;
                 t.write(key.as_ref(), Some(value.into()))
             }
         }
         Ok(())
     }
 
-    /// On PostgreSQL, writes are refused once a commit failed (sled refuses them itself).
-    fn writable(&self) -> Result<(), StoreError> {
-        if self.health.is_failed() {
+    /// On PostgreSQL, writes are refused once a commit failed or the node lock was lost (sled
+    /// refuses them itself).
+    fn writable(&self, t: &PgTree) -> Result<(), StoreError> {
+        if self.health.is_failed() || t.is_failed() {
             return Err(StoreError::Database(
                 "the database failed a commit: writes wait for the node's restart".into(),
             ));
@@ -129,7 +130,7 @@ impl Tree {
                 }
             }
             Kind::Pg(t) => {
-                self.writable()?;
+                self.writable(t)?;
                 self.writes.fetch_add(1, Ordering::Relaxed);
                 t.write(key.as_ref(), None);
             }
@@ -229,7 +230,7 @@ impl<'t> Writes<'t> {
         match &first.kind {
             Kind::Sled(_) => self.apply_sled(first),
             Kind::Pg(t) => {
-                first.writable()?;
+                first.writable(t)?;
                 let ops = self.ops.into_iter().map(|(tree, k, v)| match &tree.kind {
                     Kind::Pg(t) => (t.id(), k, v),
                     Kind::Sled(_) => unreachable!("one store has one engine"),
