@@ -26,6 +26,7 @@ use tokio_postgres::NoTls;
 mod cache;
 mod iter;
 mod schema;
+mod tls;
 
 pub(crate) use iter::PgIter;
 use schema::{lock_node, migrate, TREES};
@@ -101,8 +102,19 @@ fn describe(cfg: &tokio_postgres::Config) -> String {
     )
 }
 
-fn db_err(e: impl std::fmt::Display) -> StoreError {
-    StoreError::Database(e.to_string())
+/// The error and its causes, outermost first ("error performing TLS handshake: invalid peer
+/// certificate: UnknownIssuer"), each said once.
+fn db_err(e: impl std::error::Error) -> StoreError {
+    let mut said = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        let text = c.to_string();
+        if !said.contains(&text) {
+            said = format!("{said}: {text}");
+        }
+        cause = c.source();
+    }
+    StoreError::Database(said)
 }
 
 impl Pg {
@@ -110,7 +122,8 @@ impl Pg {
     /// Fails, naming the database (never its password), when it cannot be reached or its schema
     /// is newer than this binary's.
     pub(crate) fn connect(url: &str, pool: usize, cache_bytes: usize) -> Result<Arc<Self>, StoreError> {
-        let mut cfg = tokio_postgres::Config::from_str(url)
+        let parsed = tls::parse(url);
+        let mut cfg = tokio_postgres::Config::from_str(&parsed.url)
             .map_err(|e| StoreError::Database(format!("not a PostgreSQL URL: {e}")))?;
         if cfg.get_connect_timeout().is_none() {
             cfg.connect_timeout(WAIT);
@@ -128,8 +141,14 @@ impl Pg {
                 .map_err(db_err)?,
         ));
         let handle = rt.0.as_ref().expect("just built");
-        let manager =
-            Manager::from_config(cfg, NoTls, ManagerConfig { recycling_method: RecyclingMethod::Fast });
+        let recycling = ManagerConfig { recycling_method: RecyclingMethod::Fast };
+        let manager = if cfg.get_ssl_mode() == tokio_postgres::config::SslMode::Require {
+            let connector = tls::connector(parsed.root_cert.as_deref())
+                .map_err(|e| StoreError::Database(format!("{target}: {e}")))?;
+            Manager::from_config(cfg, connector, recycling)
+        } else {
+            Manager::from_config(cfg, NoTls, recycling)
+        };
         let built = {
             let _rt = handle.enter();
             Pool::builder(manager)

@@ -169,3 +169,51 @@ async fn a_node_that_lost_its_lock_to_another_stops_writing() {
     let said = std::fs::read_to_string(&log).unwrap();
     assert!(said.contains("this node no longer writes"), "{said}");
 }
+
+/// `sslmode=require` with the authority that signed the database's certificate: every connection
+/// of the node is encrypted. Without that authority the start fails on the certificate, naming
+/// the database.
+#[actix_web::test]
+async fn sslmode_require_encrypts_and_verifies_the_database_certificate() {
+    if !pigeon_storage::pg::testing::available() {
+        return;
+    }
+    let cluster = Cluster::start_with_tls();
+    let url = cluster.database_url();
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("log");
+
+    let unverified = format!("{url}?sslmode=require");
+    let out = Command::new(env!("CARGO_BIN_EXE_pigeon"))
+        .args(["serve", "--addr", "127.0.0.1:0"])
+        .env("PIGEON_DATA_DIR", dir.path().join("a"))
+        .env("PIGEON_DATABASE_URL", &unverified)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{said}");
+    assert!(said.contains("certificate"), "{said}");
+
+    let verified = format!("{url}?sslmode=verify-full&sslrootcert={}", cluster.ca_file().display());
+    let app =
+        spawn_binary_with(&dir.path().join("b"), Some(ADMIN), &log, &[("PIGEON_DATABASE_URL", &verified)]);
+    let t = app.create_tenant("scale").await;
+    app.sim_phone(&t.id, "+14155550999", 0).await;
+    let id = app.send_ok(&t.live, "+14155550100").await;
+    app.wait_status(&t.live, &id, "delivered").await;
+    let db = url.rsplit('/').next().unwrap();
+    let plain = pigeon_storage::pg::testing::psql_output(
+        &url,
+        &format!(
+            "SELECT count(*) FILTER (WHERE s.ssl), count(*) FILTER (WHERE NOT s.ssl) FROM pg_stat_ssl s \
+             JOIN pg_stat_activity a USING (pid) WHERE a.datname = '{db}' AND a.application_name = 'pigeon'"
+        ),
+    );
+    let (tls, not): (u32, u32) = match plain.trim().split_once('|') {
+        Some((a, b)) => (a.parse().unwrap(), b.parse().unwrap()),
+        None => panic!("{plain}"),
+    };
+    assert!(tls >= 2, "the node's connections over TLS: {tls}");
+    assert_eq!(not, 0, "plain connections of the node");
+}

@@ -100,6 +100,21 @@ fn free_port() -> u16 {
 impl Cluster {
     /// A cluster of the test's own, for tests that stop and start it.
     pub fn start() -> Cluster {
+        Self::start_with(false)
+    }
+
+    /// A cluster of the test's own that takes TLS connections, with a certificate for 127.0.0.1
+    /// signed by an authority made for it (`openssl`): [`Cluster::ca_file`].
+    pub fn start_with_tls() -> Cluster {
+        Self::start_with(true)
+    }
+
+    /// The authority that signed a TLS cluster's certificate (PEM).
+    pub fn ca_file(&self) -> PathBuf {
+        self.data.with_file_name("ca.pem")
+    }
+
+    fn start_with(tls: bool) -> Cluster {
         let n = CLUSTERS.fetch_add(1, Ordering::Relaxed);
         let root = std::env::temp_dir().join(format!("pigeon-pg-{}-{n}", std::process::id()));
         let _ = std::fs::remove_dir_all(&root);
@@ -107,15 +122,22 @@ impl Cluster {
         let port = free_port();
         // Durability of the database itself is not what these tests test (they kill pigeon, not
         // PostgreSQL), so the cluster skips its fsyncs.
-        let opts = format!(
+        let mut opts = format!(
             "-p {port} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off \
              -c max_connections=1000 -c shared_buffers=64MB",
             root.display()
         );
+        if tls {
+            certificates(&root);
+            opts += &format!(
+                " -c ssl=on -c ssl_cert_file={0}/server.crt -c ssl_key_file={0}/server.key",
+                root.display()
+            );
+        }
         let c = Cluster { bin: bin_dir(), port, as_postgres: is_root(), data: root.join("data"), opts };
         if c.as_postgres {
             checked(
-                Command::new("chown").args(["postgres:", root.to_str().unwrap()]),
+                Command::new("chown").args(["-R", "postgres:", root.to_str().unwrap()]),
                 "chown of the cluster's directory",
             );
         }
@@ -171,6 +193,19 @@ impl Cluster {
     }
 }
 
+/// An authority and a certificate for 127.0.0.1 it signed, in `dir` (`ca.pem`, `server.crt`,
+/// `server.key`), valid for two days from now.
+fn certificates(dir: &Path) {
+    let sh = r#"set -e
+cd "$1"
+openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem -days 2 -subj /CN=pigeon-test-ca
+openssl req -newkey rsa:2048 -nodes -keyout server.key -out server.csr -subj /CN=127.0.0.1
+printf 'subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\n' > ext.cnf
+openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.crt -days 2 -extfile ext.cnf
+chmod 600 server.key"#;
+    checked(Command::new("sh").args(["-c", sh, "certificates"]).arg(dir), "openssl (test certificates)");
+}
+
 /// Stops the cluster and removes its directory once this process has ended: a shell left in
 /// the background (the one started here returns at once).
 fn watch(root: &Path, data: &Path) {
@@ -198,5 +233,14 @@ pub fn database_url() -> String {
 
 /// Runs `sql` on the database at `url` with PostgreSQL's `psql`; panics when it fails.
 pub fn psql(url: &str, sql: &str) {
-    checked(Command::new(bin_dir().join("psql")).args([url, "-v", "ON_ERROR_STOP=1", "-Atc", sql]), "psql");
+    psql_output(url, sql);
+}
+
+/// The same, and what it printed (unaligned, tuples only).
+pub fn psql_output(url: &str, sql: &str) -> String {
+    let mut cmd = Command::new(bin_dir().join("psql"));
+    cmd.args([url, "-v", "ON_ERROR_STOP=1", "-Atc", sql]);
+    let out = cmd.stdin(Stdio::null()).output().expect("psql");
+    assert!(out.status.success(), "psql failed: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
 }
