@@ -75,6 +75,16 @@ struct WriteSet {
     caches: Vec<cache::Cache>,
 }
 
+impl WriteSet {
+    /// One write at the current stamp: into the set, and into the table's read cache.
+    fn record(&mut self, id: usize, key: Vec<u8>, value: Option<IVec>, cache_bytes: usize) {
+        let cache = &mut self.caches[id];
+        cache.writes += 1;
+        cache.put(key.clone(), value.clone(), cache_bytes);
+        self.trees[id].insert(key, Dirty { value, seq: self.seq });
+    }
+}
+
 struct Dirty {
     /// `None` deletes the key.
     value: Option<IVec>,
@@ -416,23 +426,15 @@ impl PgTree {
     pub(crate) fn write(&self, key: &[u8], value: Option<IVec>) {
         let mut set = self.pg.write_set();
         set.seq += 1;
-        let seq = set.seq;
-        let cache = &mut set.caches[self.id];
-        cache.writes += 1;
-        cache.put(key.to_vec(), value.clone(), self.pg.cache_bytes);
-        set.trees[self.id].insert(key.to_vec(), Dirty { value, seq });
+        set.record(self.id, key.to_vec(), value, self.pg.cache_bytes);
     }
 
     /// Several writes to trees of this store, seen by readers all at once and committed together.
     pub(crate) fn write_all(&self, ops: impl Iterator<Item = (usize, Vec<u8>, Option<IVec>)>) {
         let mut set = self.pg.write_set();
         set.seq += 1;
-        let seq = set.seq;
         for (id, k, value) in ops {
-            let cache = &mut set.caches[id];
-            cache.writes += 1;
-            cache.put(k.clone(), value.clone(), self.pg.cache_bytes);
-            set.trees[id].insert(k, Dirty { value, seq });
+            set.record(id, k, value, self.pg.cache_bytes);
         }
     }
 

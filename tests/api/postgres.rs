@@ -16,11 +16,23 @@ async fn an_unreachable_database_stops_the_start_and_is_named_without_its_passwo
     }
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let dir = tempfile::tempdir().unwrap();
+    let said = refused_start(dir.path(), &format!("postgres://pigeon:hunter2@127.0.0.1:{port}/pigeon"));
+    assert!(
+        said.contains(&format!("postgres://pigeon@127.0.0.1:{port}/pigeon")),
+        "names the database: {said}"
+    );
+    assert!(!said.contains("hunter2"), "the password: {said}");
+}
+
+/// Runs `pigeon serve` on the database at `url` and waits (30 s at most) for it to give up, as it
+/// must; what it printed.
+fn refused_start(data: &std::path::Path, url: &str) -> String {
     let mut child = Command::new(env!("CARGO_BIN_EXE_pigeon"))
         .args(["serve", "--addr", "127.0.0.1:0"])
-        .env("PIGEON_DATA_DIR", dir.path())
-        .env("PIGEON_DATABASE_URL", format!("postgres://pigeon:hunter2@127.0.0.1:{port}/pigeon"))
+        .env("PIGEON_DATA_DIR", data)
+        .env("PIGEON_DATABASE_URL", url)
         .env_remove("PIGEON_LOG")
+        .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -36,12 +48,8 @@ async fn an_unreachable_database_stops_the_start_and_is_named_without_its_passwo
     let out = child.wait_with_output().unwrap();
     let said = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(!status.success(), "{said}");
-    assert!(
-        said.contains(&format!("postgres://pigeon@127.0.0.1:{port}/pigeon")),
-        "names the database: {said}"
-    );
-    assert!(!said.contains("hunter2"), "the password: {said}");
     assert!(!said.contains("listening"), "{said}");
+    said
 }
 
 /// The database goes away while a send waits for its commit (each commit held 1 s, so the stop
@@ -117,15 +125,7 @@ async fn a_second_node_on_the_same_database_is_refused() {
     let log = dir.path().join("log");
     let env = [("PIGEON_DATABASE_URL", url.as_str())];
     let first = spawn_binary_with(&dir.path().join("a"), Some(ADMIN), &log, &env);
-    let out = Command::new(env!("CARGO_BIN_EXE_pigeon"))
-        .args(["serve", "--addr", "127.0.0.1:0"])
-        .env("PIGEON_DATA_DIR", dir.path().join("b"))
-        .env("PIGEON_DATABASE_URL", &url)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    let said = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success(), "{said}");
+    let said = refused_start(&dir.path().join("b"), &url);
     assert!(said.contains("another pigeon node is using this database"), "{said}");
     first.kill9();
     let second = spawn_binary_with(&dir.path().join("b"), Some(ADMIN), &log, &env);
@@ -184,15 +184,7 @@ async fn sslmode_require_encrypts_and_verifies_the_database_certificate() {
     let log = dir.path().join("log");
 
     let unverified = format!("{url}?sslmode=require");
-    let out = Command::new(env!("CARGO_BIN_EXE_pigeon"))
-        .args(["serve", "--addr", "127.0.0.1:0"])
-        .env("PIGEON_DATA_DIR", dir.path().join("a"))
-        .env("PIGEON_DATABASE_URL", &unverified)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    let said = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success(), "{said}");
+    let said = refused_start(&dir.path().join("a"), &unverified);
     assert!(said.contains("certificate"), "{said}");
 
     let verified = format!("{url}?sslmode=verify-full&sslrootcert={}", cluster.ca_file().display());

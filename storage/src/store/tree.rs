@@ -102,7 +102,7 @@ impl Tree {
                 t.insert(key, value).inspect_err(|e| self.health.sled(e))?;
             }
             Kind::Pg(t) => {
-                self.writable(t)?;
+                Self::writable(t)?;
                 t.write(key.as_ref(), Some(value.into()))
             }
         }
@@ -111,8 +111,8 @@ impl Tree {
 
     /// On PostgreSQL, writes are refused once a commit failed or the node lock was lost (sled
     /// refuses them itself).
-    fn writable(&self, t: &PgTree) -> Result<(), StoreError> {
-        if self.health.is_failed() || t.is_failed() {
+    fn writable(t: &PgTree) -> Result<(), StoreError> {
+        if t.is_failed() {
             return Err(StoreError::Database(
                 "the database failed a commit: writes wait for the node's restart".into(),
             ));
@@ -130,7 +130,7 @@ impl Tree {
                 }
             }
             Kind::Pg(t) => {
-                self.writable(t)?;
+                Self::writable(t)?;
                 self.writes.fetch_add(1, Ordering::Relaxed);
                 t.write(key.as_ref(), None);
             }
@@ -230,7 +230,7 @@ impl<'t> Writes<'t> {
         match &first.kind {
             Kind::Sled(_) => self.apply_sled(first),
             Kind::Pg(t) => {
-                first.writable(t)?;
+                Tree::writable(t)?;
                 let ops = self.ops.into_iter().map(|(tree, k, v)| match &tree.kind {
                     Kind::Pg(t) => (t.id(), k, v),
                     Kind::Sled(_) => unreachable!("one store has one engine"),
