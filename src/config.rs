@@ -41,11 +41,29 @@ pub struct Database {
     pub url: String,
     /// Connections in the pool.
     pub pool: usize,
+    /// How long a tenant's lease lasts without renewal (a fleet: see ARCHITECTURE "A fleet").
+    pub lease: std::time::Duration,
+    /// The URL other nodes forward to; `None`: `http://` and the address the node listens on.
+    pub advertise_url: Option<String>,
+}
+
+/// Five seconds: a dead node's tenants wait at most this long for another node.
+pub const DEFAULT_LEASE: std::time::Duration = std::time::Duration::from_secs(5);
+
+impl Database {
+    /// A database with the default lease, advertising the address the node listens on.
+    pub fn new(url: String, pool: usize) -> Self {
+        Self { url, pool, lease: DEFAULT_LEASE, advertise_url: None }
+    }
 }
 
 impl std::fmt::Debug for Database {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Database").field("pool", &self.pool).finish_non_exhaustive()
+        f.debug_struct("Database")
+            .field("pool", &self.pool)
+            .field("lease", &self.lease)
+            .field("advertise_url", &self.advertise_url)
+            .finish_non_exhaustive()
     }
 }
 

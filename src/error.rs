@@ -10,6 +10,10 @@ use serde::Serialize;
 /// to notice that the disk has room again and restart.
 pub const STORAGE_RETRY_AFTER: u64 = 30;
 
+/// `Retry-After` of a tenant changing hands between the nodes of a fleet, in seconds: the next
+/// owner takes it within a lease (5 s by default), so clients come back soon and often.
+pub const MOVING_RETRY_AFTER: u64 = 1;
+
 /// Seconds a client is asked to wait when the node refuses a send for overload: the accept path
 /// drains in milliseconds, so a second later it has room unless the load goes on.
 pub const OVERLOAD_RETRY_AFTER: u64 = 1;
@@ -89,6 +93,9 @@ pub enum ApiError {
     NotReady,
     /// 503: the store cannot write (a full or failing disk); reads still answer.
     StorageUnavailable,
+    /// 503: the tenant is changing hands between nodes of a fleet (its owner died or just
+    /// stopped); its next owner answers within a lease.
+    TenantMoving,
     /// 503: more sends are in the accept path than the node takes at once (`overload.rs`).
     Overloaded,
     /// 500: a bug or an I/O failure; details are logged, not shown.
@@ -125,7 +132,7 @@ impl ApiError {
             RequestTimeout => "REQUEST_TIMEOUT",
             HeadersTooLarge => "HEADERS_TOO_LARGE",
             MethodNotAllowed => "METHOD_NOT_ALLOWED",
-            NotReady => "NOT_READY",
+            NotReady | TenantMoving => "NOT_READY",
             StorageUnavailable => "STORAGE_UNAVAILABLE",
             Overloaded => "OVERLOADED",
             InvalidTransition(_) => "INVALID_STATUS_TRANSITION",
@@ -185,6 +192,10 @@ impl ApiError {
             ),
             MethodNotAllowed => "This method is not allowed on this path.".into(),
             NotReady => "The server is not ready.".into(),
+            TenantMoving => format!(
+                "This account is moving to another node of the fleet; nothing was changed. Retry in \
+                 {MOVING_RETRY_AFTER} s."
+            ),
             StorageUnavailable => format!(
                 "The server cannot store anything right now (its disk is full or failing); nothing was \
                  changed. Retry in {STORAGE_RETRY_AFTER} s."
@@ -223,6 +234,7 @@ impl ApiError {
             | ApiError::NewContactLimit { retry_after } => Some((*retry_after).max(1)),
             ApiError::StorageUnavailable => Some(STORAGE_RETRY_AFTER),
             ApiError::Overloaded => Some(OVERLOAD_RETRY_AFTER),
+            ApiError::TenantMoving => Some(MOVING_RETRY_AFTER),
             _ => None,
         }
     }
@@ -254,7 +266,7 @@ impl ResponseError for ApiError {
             | MissingTemplateVar(_)
             | RecipientOptedOut => StatusCode::BAD_REQUEST,
             NoPhoneAvailable | DetectionUnavailable | NotReady | StorageUnavailable | IdentityUnavailable
-            | Overloaded => StatusCode::SERVICE_UNAVAILABLE,
+            | Overloaded | TenantMoving => StatusCode::SERVICE_UNAVAILABLE,
             DeliveryFailed | Internal => StatusCode::INTERNAL_SERVER_ERROR,
             RateLimitExceeded { .. } | QuotaExceeded { .. } | NewContactLimit { .. } => {
                 StatusCode::TOO_MANY_REQUESTS
@@ -312,6 +324,7 @@ impl From<EngineError> for ApiError {
             EngineError::NotFound(Missing::Campaign) => ApiError::CampaignNotFound,
             EngineError::NotFound(what) => ApiError::NotFound(format!("No such {}.", what.noun())),
             EngineError::Unavailable => ApiError::NotReady,
+            EngineError::Elsewhere(_) => ApiError::TenantMoving,
             EngineError::InvalidToken(why) => ApiError::InvalidToken(why),
             EngineError::IdentityUnavailable => ApiError::IdentityUnavailable,
             EngineError::Config(_) => ApiError::Internal,
@@ -364,6 +377,9 @@ mod tests {
         let busy = ApiError::Overloaded.error_response();
         assert_eq!((busy.status().as_u16(), ApiError::Overloaded.code()), (503, "OVERLOADED"));
         assert_eq!(busy.headers().get(header::RETRY_AFTER).unwrap(), "1");
+        let moving = ApiError::TenantMoving.error_response();
+        assert_eq!((moving.status().as_u16(), ApiError::TenantMoving.code()), (503, "NOT_READY"));
+        assert_eq!(moving.headers().get(header::RETRY_AFTER).unwrap(), "1");
         for e in [ApiError::NoPhoneAvailable, ApiError::NotReady] {
             assert!(!e.error_response().headers().contains_key(header::RETRY_AFTER));
         }

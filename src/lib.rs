@@ -7,6 +7,7 @@ pub mod dashboard;
 pub mod edge;
 pub mod error;
 pub mod extract;
+pub mod fleet;
 pub mod framing;
 pub mod limits;
 pub mod overload;

@@ -77,6 +77,14 @@ struct ServeArgs {
     /// Connections to the PostgreSQL database: commits and reads share them.
     #[arg(long, env = "PIGEON_DATABASE_POOL", default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=256))]
     database_pool: u16,
+    /// With `--database-url`, how long a node's lease on a tenant lasts unrenewed: when a node
+    /// dies, its tenants move to the others after at most this long. Renewed every third of it.
+    #[arg(long, env = "PIGEON_LEASE", default_value = "5s", value_parser = lease)]
+    lease: std::time::Duration,
+    /// With `--database-url`, the URL the other nodes of the fleet forward this node's tenants'
+    /// requests to (default: `http://` and `--addr`).
+    #[arg(long, env = "PIGEON_ADVERTISE_URL")]
+    advertise_url: Option<String>,
     /// Operator token; when unset on a fresh store one is generated and printed once.
     #[arg(long, env = "PIGEON_ADMIN_TOKEN", hide_env_values = true)]
     admin_token: Option<String>,
@@ -200,6 +208,15 @@ fn main() -> ExitCode {
     }
 }
 
+/// A lease: a duration of at least a second (renewals run every third of it) and at most an hour.
+fn lease(s: &str) -> Result<std::time::Duration, String> {
+    let d = humantime::parse_duration(s).map_err(|e| e.to_string())?;
+    if !(std::time::Duration::from_secs(1)..=std::time::Duration::from_secs(3600)).contains(&d) {
+        return Err("a lease is between 1s and 1h".into());
+    }
+    Ok(d)
+}
+
 async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
     // mimalloc asks for transparent huge pages on its arenas, and a huge page counts whole in RSS
     // however little of it is used: after 300k messages that was 98 of 259 MiB. Without them
@@ -217,9 +234,11 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
     let identity = identity(&args)?;
     let settings = Settings {
         data_dir: args.data_dir,
-        database: args
-            .database_url
-            .map(|url| pigeon::config::Database { url, pool: args.database_pool.into() }),
+        database: args.database_url.map(|url| pigeon::config::Database {
+            lease: args.lease,
+            advertise_url: args.advertise_url,
+            ..pigeon::config::Database::new(url, args.database_pool.into())
+        }),
         admin_token: args.admin_token,
         webhook_allow_private: args.webhook_allow_private || args.demo,
         workers: args.workers,

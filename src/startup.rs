@@ -49,7 +49,19 @@ impl Application {
     ) -> Result<Self, StartError> {
         let opening = std::time::Instant::now();
         let store = match &settings.database {
-            Some(db) => Store::open_postgres(&db.url, db.pool, settings.cache_mb, clock)?,
+            Some(db) => {
+                let fleet = pigeon_actors::storage::pg::FleetConfig {
+                    advertise_url: match &db.advertise_url {
+                        Some(u) => u.trim_end_matches('/').to_owned(),
+                        None => format!("http://{}", listener.local_addr()?),
+                    },
+                    lease: db.lease,
+                    version: env!("CARGO_PKG_VERSION").into(),
+                    fence: true,
+                    home: Some(settings.data_dir.clone()),
+                };
+                Store::open_postgres(&db.url, db.pool, settings.cache_mb, clock, fleet)?
+            }
             None => {
                 std::fs::create_dir_all(&settings.data_dir)?;
                 Store::open_with(&settings.data_dir, settings.cache_mb, clock)?
@@ -97,6 +109,7 @@ impl Application {
                 .app_data(gate.clone())
                 .app_data(secure.clone())
                 .app_data(web::PayloadConfig::new(MAX_BODY))
+                .wrap(from_fn(crate::fleet::forward))
                 .wrap(from_fn(edge::edge))
                 .configure(routes::configure)
                 .configure(crate::dashboard::configure)

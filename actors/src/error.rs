@@ -74,6 +74,10 @@ pub enum EngineError {
     /// An actor is gone (shutting down).
     #[error("engine unavailable")]
     Unavailable,
+    /// Another node of the fleet owns the tenant (a request that reached this node without
+    /// being forwarded, or in the moment the tenant changes hands).
+    #[error("the tenant is owned by the node at {0}")]
+    Elsewhere(String),
     /// An identity-provider token was refused; the text says why.
     #[error("invalid token: {0}")]
     InvalidToken(&'static str),

@@ -62,7 +62,10 @@ impl Actor for Scheduler {
     type Context = Context<Self>;
 
     fn started(&mut self, ctx: &mut Self::Context) {
-        match self.store.messages().scheduled() {
+        // A node of a fleet holds the messages of the tenants it takes, as it takes them.
+        let held =
+            if self.store.fleet().is_none() { self.store.messages().scheduled() } else { Ok(Vec::new()) };
+        match held {
             Ok(held) => {
                 if !held.is_empty() {
                     tracing::info!(messages = held.len(), "resumed held messages");

@@ -291,3 +291,44 @@ pub async fn deactivate_key(Admin(engine): Admin, id: web::Path<String>) -> Resu
 pub async fn reactivate_key(Admin(engine): Admin, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
     set_active(&engine, &id, true).await
 }
+
+/// A live node of the fleet.
+#[derive(Serialize, ToSchema)]
+pub struct NodeView {
+    /// The node's id (new each time it starts).
+    pub id: String,
+    /// Where the other nodes forward its tenants' requests.
+    pub advertise_url: String,
+    /// Its version.
+    pub version: String,
+    /// Tenants whose live lease it holds.
+    pub tenants_owned: i64,
+    /// When it last renewed its leases (the database's clock).
+    pub last_renewal: DateTime<Utc>,
+    /// When it started.
+    pub started_at: DateTime<Utc>,
+    /// Whether this is the node that answered.
+    pub this_node: bool,
+}
+
+/// The live nodes of the fleet sharing this node's PostgreSQL database (renewed within three
+/// leases, not stopped), oldest first; a node on sled is a fleet of one and lists nothing.
+#[utoipa::path(get, path = "/admin/v1/fleet", tag = "operator", security(("admin_token" = [])),
+    responses((status = 200, body = DataBody<Vec<NodeView>>), (status = 401, body = ErrorBody)))]
+pub async fn fleet(Admin(engine): Admin) -> Result<HttpResponse, ApiError> {
+    let me = engine.node_id().map(str::to_owned);
+    let nodes: Vec<NodeView> = engine
+        .nodes()?
+        .into_iter()
+        .map(|n| NodeView {
+            this_node: me.as_deref() == Some(n.id.as_str()),
+            id: n.id,
+            advertise_url: n.url,
+            version: n.version,
+            tenants_owned: n.tenants,
+            last_renewal: n.renewed_at,
+            started_at: n.started_at,
+        })
+        .collect();
+    Ok(reply(StatusCode::OK, nodes))
+}

@@ -66,6 +66,7 @@ routes! {
     PATCH "/admin/v1/tenants/{id}" => admin::patch_tenant;
     POST "/admin/v1/api-keys/{id}/deactivate" => admin::deactivate_key;
     POST "/admin/v1/api-keys/{id}/reactivate" => admin::reactivate_key;
+    GET "/admin/v1/fleet" => admin::fleet;
     POST "/v1/messages" => messages::send;
     GET "/v1/messages" => messages::list;
     GET "/v1/messages/{id}" => messages::get;

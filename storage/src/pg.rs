@@ -24,12 +24,14 @@ use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
 use tokio_postgres::NoTls;
 
 mod cache;
+mod fleet;
 mod iter;
 mod schema;
 mod tls;
 
+pub use fleet::{Acquired, Fleet, FleetConfig, NodeInfo, Owner};
 pub(crate) use iter::PgIter;
-use schema::{lock_node, migrate, TREES};
+use schema::{dedicated, migrate, TREES};
 
 use crate::StoreError;
 use sled::IVec;
@@ -51,16 +53,18 @@ pub(crate) struct Pg {
     pool: Pool,
     /// The database named without its password, for messages.
     target: String,
-    /// A connection of its own holding the node's advisory lock on the database while it lives.
-    lock: Arc<tokio::sync::Mutex<deadpool_postgres::ClientWrapper>>,
+    /// A connection of its own, for the health probe (see [`schema::dedicated`]).
+    conn: Arc<tokio::sync::Mutex<deadpool_postgres::ClientWrapper>>,
+    /// This node's membership of the fleet and the leases it holds (`fleet.rs`).
+    fleet: Arc<Fleet>,
+    /// Stops the lease renewals when the store closes.
+    closing: tokio::sync::watch::Sender<bool>,
     set: Mutex<WriteSet>,
     /// Each table's read cache holds at most this many bytes.
     cache_bytes: usize,
-    /// A commit failed: the writes still in the set were never acknowledged and must never be
-    /// committed (see `health.rs`); the node restarts once the database answers again.
+    /// A commit failed, or a lease was lost: the writes still in the set were never acknowledged
+    /// and must never be committed (see `health.rs`); the node restarts once the database answers.
     failed: std::sync::atomic::AtomicBool,
-    /// Another node holds the node lock (said once in the log).
-    lost_lock: std::sync::atomic::AtomicBool,
 }
 
 /// Writes not yet committed to the database, per tree, newest value of each key.
@@ -131,7 +135,13 @@ impl Pg {
     /// Connects to `url` with a pool of `pool` connections and brings the schema up to date.
     /// Fails, naming the database (never its password), when it cannot be reached or its schema
     /// is newer than this binary's.
-    pub(crate) fn connect(url: &str, pool: usize, cache_bytes: usize) -> Result<Arc<Self>, StoreError> {
+    pub(crate) fn connect(
+        url: &str,
+        pool: usize,
+        cache_bytes: usize,
+        fleet: FleetConfig,
+        on_lost: impl Fn(&StoreError) + Send + 'static,
+    ) -> Result<Arc<Self>, StoreError> {
         let parsed = tls::parse(url);
         let mut cfg = tokio_postgres::Config::from_str(&parsed.url)
             .map_err(|e| StoreError::Database(format!("not a PostgreSQL URL: {e}")))?;
@@ -171,18 +181,24 @@ impl Pg {
         };
         let pool = built.map_err(db_err)?;
         let p = pool.clone();
-        let lock = run_on(handle, async move {
+        let (conn, fleet) = run_on(handle, async move {
             migrate(&p).await?;
-            lock_node(&p).await
+            let conn = dedicated(&p).await?;
+            Ok((conn, Fleet::join(&p, fleet).await?))
         })
         .map_err(|e| {
             StoreError::Database(format!("{target}: {}", e.to_string().trim_start_matches("database: ")))
         })?;
+        let fleet = Arc::new(fleet);
+        let (closing, closed) = tokio::sync::watch::channel(false);
+        handle.spawn(fleet::renew_loop(fleet.clone(), pool.clone(), closed, on_lost));
         let pg = Arc::new(Self {
             rt,
             pool,
             target,
-            lock: Arc::new(tokio::sync::Mutex::new(lock)),
+            conn: Arc::new(tokio::sync::Mutex::new(conn)),
+            fleet,
+            closing,
             set: Mutex::new(WriteSet {
                 seq: 0,
                 flushed: 0,
@@ -191,7 +207,6 @@ impl Pg {
             }),
             cache_bytes,
             failed: Default::default(),
-            lost_lock: Default::default(),
         });
         Ok(pg)
     }
@@ -231,46 +246,97 @@ impl Pg {
         res
     }
 
-    /// Whether the database answers, asked on the connection that holds the node lock. When the
-    /// database restarted, that connection is gone and so is the lock: it is taken again, and if
-    /// another node took it meanwhile this one refuses every write from then on.
+    /// Whether the database answers, asked on the store's own connection (made again when the
+    /// database restarted).
     pub(crate) fn check(&self) -> Result<(), StoreError> {
-        use std::sync::atomic::Ordering;
-        let (pool, lock) = (self.pool.clone(), self.lock.clone());
-        let res = self.run(async move {
-            let mut held = lock.lock().await;
+        let (pool, conn) = (self.pool.clone(), self.conn.clone());
+        self.run(async move {
+            let mut held = conn.lock().await;
             if held.is_closed() {
-                *held = schema::lock_node(&pool).await?;
+                *held = dedicated(&pool).await?;
             }
             held.simple_query("SELECT 1").await.map_err(db_err)?;
             Ok(())
-        });
-        if let Err(StoreError::Database(e)) = &res {
-            if e.contains(schema::ANOTHER_NODE) {
-                self.failed.store(true, Ordering::Relaxed);
-                if !self.lost_lock.swap(true, Ordering::Relaxed) {
-                    tracing::error!("{e}: this node no longer writes");
+        })
+    }
+
+    /// Ends writing: the next flush fails, and with it the node's health (a lost lease).
+    pub(crate) fn stop_writing(&self) {
+        self.failed.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// This node's membership of the fleet.
+    pub(crate) fn fleet(&self) -> &Arc<Fleet> {
+        &self.fleet
+    }
+
+    /// Who owns `tenant`.
+    pub(crate) fn owner(&self, tenant: ulid::Ulid) -> Result<Owner, StoreError> {
+        if self.fleet.holds(tenant) {
+            return Ok(Owner::Me);
+        }
+        let (fleet, pool) = (self.fleet.clone(), self.pool.clone());
+        self.run(async move { fleet.owner(&pool, tenant).await })
+    }
+
+    /// Takes `tenant`'s lease if no other node holds it; a tenant taken from another node starts
+    /// with empty caches, so nothing the node read before it owned the tenant is served.
+    pub(crate) fn acquire(&self, tenant: ulid::Ulid) -> Result<Acquired, StoreError> {
+        let (fleet, pool) = (self.fleet.clone(), self.pool.clone());
+        let got = self.run(async move { fleet.acquire(&pool, tenant).await })?;
+        if matches!(got, Acquired::Taken { .. }) {
+            let mut set = self.write_set();
+            for (id, cache) in set.caches.iter_mut().enumerate() {
+                // A read on its way back from before the lease must not fill the cache.
+                cache.writes += 1;
+                if !fleet::tenant_keyed(TREES[id]) {
+                    cache.clear();
                 }
             }
         }
-        res
+        Ok(got)
     }
 
-    /// Whether writes are refused (a commit failed, or the node lock is lost).
+    /// Tenants that need an owner and have none (see [`Fleet::orphans`]).
+    pub(crate) fn orphans(&self, limit: i64) -> Result<Vec<ulid::Ulid>, StoreError> {
+        let (fleet, pool) = (self.fleet.clone(), self.pool.clone());
+        self.run(async move { fleet.orphans(&pool, limit).await })
+    }
+
+    /// The live nodes.
+    pub(crate) fn nodes(&self) -> Result<Vec<NodeInfo>, StoreError> {
+        let (fleet, pool) = (self.fleet.clone(), self.pool.clone());
+        self.run(async move { fleet.nodes(&pool).await })
+    }
+
+    /// Lets this node's leases go (a graceful stop, after the last commit).
+    pub(crate) fn release(&self) -> Result<(), StoreError> {
+        let _ = self.closing.send(true);
+        let (fleet, pool) = (self.fleet.clone(), self.pool.clone());
+        self.run(async move { fleet.release(&pool).await })
+    }
+
+    /// Whether writes are refused (a commit failed, or a lease was lost).
     pub(crate) fn is_failed(&self) -> bool {
         self.failed.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     fn commit_set(&self) -> Result<(), String> {
-        let (upto, work) = {
+        let (upto, work, tenants) = {
             let set = self.write_set();
             let mut work = Vec::new();
+            let mut tenants = std::collections::HashSet::new();
             for (id, tree) in set.trees.iter().enumerate() {
                 if tree.is_empty() {
                     continue;
                 }
                 let (mut up_k, mut up_v, mut del) = (Vec::new(), Vec::new(), Vec::new());
                 for (k, d) in tree {
+                    if let Some(t) = fleet::tenant_of(TREES[id], k, d.value.as_deref()) {
+                        if let Ok(t) = <[u8; 16]>::try_from(t) {
+                            tenants.insert(t);
+                        }
+                    }
                     match &d.value {
                         Some(v) => {
                             up_k.push(k.clone());
@@ -281,21 +347,17 @@ impl Pg {
                 }
                 work.push((id, up_k, up_v, del));
             }
-            (set.seq, work)
+            (set.seq, work, tenants)
         };
         if work.is_empty() {
             return Ok(());
         }
-        let (pool, lock) = (self.pool.clone(), self.lock.clone());
+        let (pool, fleet) = (self.pool.clone(), self.fleet.clone());
         let work = self
             .run(async move {
-                // Without the lock another node may be writing: commit nothing (the probe takes
-                // it again, or finds who has it).
-                if lock.lock().await.is_closed() {
-                    return Err(StoreError::Database("the connection holding the node lock is gone".into()));
-                }
                 let mut client = pool.get().await.map_err(db_err)?;
                 let tx = client.transaction().await.map_err(db_err)?;
+                fleet.fence(&tx, &tenants).await?;
                 for (id, up_k, up_v, del) in &work {
                     let table = TREES[*id];
                     if !up_k.is_empty() {
@@ -414,9 +476,18 @@ impl PgTree {
             let row = c.query_opt(&stmt, &[&owned]).await.map_err(db_err)?;
             Ok(row.map(|r| IVec::from(r.get::<_, &[u8]>(0))))
         })?;
+        // Another node may change what this node does not own: only a held tenant's keys are
+        // cached, and of the global indexes only what exists (a value there never changes;
+        // absence may end on another node at any time).
+        let table = TREES[self.id];
+        let cacheable = if fleet::tenant_keyed(table) {
+            key.get(..16).is_some_and(|t| self.pg.fleet.taken(t))
+        } else {
+            value.is_some() && table != "sessions" && table != "meta"
+        };
         let mut set = self.pg.write_set();
         let cache = &mut set.caches[self.id];
-        if cache.writes == writes {
+        if cacheable && cache.writes == writes {
             cache.put(key.to_vec(), value.clone(), self.pg.cache_bytes);
         }
         Ok(value)

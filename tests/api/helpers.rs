@@ -50,7 +50,7 @@ impl Resp {
 #[derive(Clone)]
 pub struct Api {
     pub base: String,
-    client: awc::Client,
+    pub client: awc::Client,
 }
 
 impl Api {
@@ -399,7 +399,7 @@ async fn configured(at: chrono::DateTime<chrono::Utc>, configure: impl FnOnce(&m
     let mut settings = Settings::new(dir.path());
     if on_postgres() {
         // A small pool: a run holds a server per test, and the cluster's connections are finite.
-        settings.database = Some(pigeon::config::Database { url: database_for(dir.path()), pool: 2 });
+        settings.database = Some(pigeon::config::Database::new(database_for(dir.path()), 2));
     }
     settings.webhook_allow_private = true;
     configure(&mut settings);

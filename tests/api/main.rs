@@ -16,6 +16,7 @@ mod detect;
 mod disk;
 mod envelope;
 mod fake_bluebubbles;
+mod fleet;
 mod identity;
 mod keys;
 mod limits;

@@ -113,63 +113,6 @@ async fn a_lost_database_refuses_writes_within_seconds_and_the_node_heals_when_i
     assert!(!said.contains("s3cret"), "the password is in the log");
 }
 
-/// Two nodes on one database would each trust writes the other cannot see: the second is refused
-/// while the first runs, and let in once the first is gone, also after `kill -9`.
-#[actix_web::test]
-async fn a_second_node_on_the_same_database_is_refused() {
-    if !pigeon_storage::pg::testing::available() {
-        return;
-    }
-    let url = pigeon_storage::pg::testing::database_url();
-    let dir = tempfile::tempdir().unwrap();
-    let log = dir.path().join("log");
-    let env = [("PIGEON_DATABASE_URL", url.as_str())];
-    let first = spawn_binary_with(&dir.path().join("a"), Some(ADMIN), &log, &env);
-    let said = refused_start(&dir.path().join("b"), &url);
-    assert!(said.contains("another pigeon node is using this database"), "{said}");
-    first.kill9();
-    let second = spawn_binary_with(&dir.path().join("b"), Some(ADMIN), &log, &env);
-    second.call("GET", "/readyz", None, None).await.expect(200, None);
-}
-
-/// The connection that holds a node's lock breaks (a restart of the database does that) and a
-/// second node takes the database meanwhile: the first finds out at its next readiness probe and
-/// stops writing (503) instead of writing beside the second.
-#[actix_web::test]
-async fn a_node_that_lost_its_lock_to_another_stops_writing() {
-    if !pigeon_storage::pg::testing::available() {
-        return;
-    }
-    let url = pigeon_storage::pg::testing::database_url();
-    let dir = tempfile::tempdir().unwrap();
-    let log = dir.path().join("log");
-    let env = [("PIGEON_DATABASE_URL", url.as_str())];
-    let first = spawn_binary_with(&dir.path().join("a"), Some(ADMIN), &log, &env);
-    let t = first.create_tenant("scale").await;
-    first.sim_phone(&t.id, "+14155550999", 0).await;
-    let before = first.send_ok(&t.live, "+14155550100").await;
-    first.wait_status(&t.live, &before, "delivered").await;
-    pigeon_storage::pg::testing::psql(
-        &url,
-        "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' \
-         AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
-    );
-    let second = spawn_binary_with(&dir.path().join("b"), Some(ADMIN), &log, &env);
-    first.call("GET", "/readyz", None, None).await.expect(503, None);
-    first
-        .send(&t.live, serde_json::json!({"to": "+14155550101", "body": "from the first node"}))
-        .await
-        .expect(503, Some("STORAGE_UNAVAILABLE"));
-    // The second node has everything, and only it writes.
-    second.wait_status(&t.live, &before, "delivered").await;
-    let after = second.send_ok(&t.live, "+14155550102").await;
-    second.wait_status(&t.live, &after, "delivered").await;
-    let all = second.call("GET", "/v1/messages?limit=10", Some(&t.live), None).await.expect(200, None);
-    assert_eq!(all.data().as_array().unwrap().len(), 2);
-    let said = std::fs::read_to_string(&log).unwrap();
-    assert!(said.contains("this node no longer writes"), "{said}");
-}
-
 /// `sslmode=require` with the authority that signed the database's certificate: every connection
 /// of the node is encrypted. Without that authority the start fails on the certificate, naming
 /// the database.

@@ -4,10 +4,12 @@
 //! busy tenant cannot stall the rest. Start-up recovery and tenant-scoped reads have files of
 //! their own.
 
+mod fleet;
 mod handles;
 mod reads;
 mod recover;
 mod sessions;
+mod start;
 mod views;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -28,10 +30,11 @@ use crate::registry::{Arbiters, PhoneEntry, PhoneRegistry, Shared, WebhookRegist
 use crate::retention::Sweeper;
 use crate::scheduler::{self, Scheduler};
 use crate::tenant::{
-    self, Admitted, NewKey, QuietHoursPatch, RateInfo, SendRequest, TenantActor, TenantPatch, TenantRegistry,
+    self, Admitted, NewKey, QuietHoursPatch, RateInfo, SendRequest, TenantPatch, TenantRegistry,
 };
 use crate::EngineError;
 
+pub use fleet::{NodeStamp, Route};
 pub use handles::{AgentHandle, TenantHandle};
 pub use reads::{TenantReads, MAX_LIST_READ};
 pub use sessions::{Session, SESSION_IDLE};
@@ -148,6 +151,8 @@ struct Inner {
     shared: Arc<Shared>,
     admin_hash: RwLock<Option<String>>,
     identity: Option<crate::identity::Identity>,
+    /// Set by [`Engine::shutdown`]: a fleet's adopter takes no more tenants.
+    stopping: std::sync::atomic::AtomicBool,
 }
 
 /// Prefix of the generated operator token.
@@ -218,6 +223,7 @@ impl Engine {
                 shared,
                 admin_hash: RwLock::new(admin_hash),
                 identity,
+                stopping: Default::default(),
             }),
         };
         let me = engine.clone();
@@ -234,6 +240,9 @@ impl Engine {
         Sweeper::start_in_arbiter(&engine.inner.sweeper, move |_| {
             Sweeper::new(store, clock, config.retention)
         });
+        engine
+            .start_adopting()
+            .map_err(|e| EngineError::Config(format!("cannot start the fleet's adopter: {e}")))?;
         Ok(engine)
     }
 
@@ -402,6 +411,10 @@ impl Engine {
         };
         let live = new(Environment::Live, "default live key");
         let test = new(Environment::Test, "default test key");
+        // In a fleet, the node that makes a tenant owns it first (a new id: no one else can).
+        if let pigeon_storage::pg::Acquired::Elsewhere { url, .. } = self.inner.store.acquire(tenant.id)? {
+            return Err(EngineError::Elsewhere(url));
+        }
         self.inner.store.create_tenant(&tenant, &[live.record.clone(), test.record.clone()])?;
         self.inner.store.commit().await?;
         Ok(CreatedTenant { tenant, live, test })
@@ -438,29 +451,6 @@ impl Engine {
     pub fn key_owner(&self, key_id: Ulid) -> Result<TenantHandle, EngineError> {
         let tenant = self.inner.store.keys().owner(key_id)?.ok_or(EngineError::NotFound(Missing::ApiKey))?;
         self.tenant(tenant)
-    }
-
-    fn addr(&self, id: Ulid) -> Result<Addr<TenantActor>, EngineError> {
-        if let Some(a) = self.inner.tenants.read().unwrap().get(&id) {
-            return Ok(a.clone());
-        }
-        let mut map = self.inner.tenants.write().unwrap();
-        if let Some(a) = map.get(&id) {
-            return Ok(a.clone());
-        }
-        let record = self.inner.store.tenants().get(id)?.ok_or(EngineError::NotFound(Missing::Tenant))?;
-        let all = &self.inner.front.0;
-        let arbiter = &all[self.inner.next.fetch_add(1, Ordering::Relaxed) % all.len()];
-        let actor = TenantActor::load(
-            self.inner.store.clone(),
-            self.inner.clock.clone(),
-            record,
-            &self.inner.shared,
-            &self.inner.tenants,
-        )?;
-        let addr = TenantActor::start_in_arbiter(arbiter, move |_| actor);
-        map.insert(id, addr.clone());
-        Ok(addr)
     }
 
     /// The tenant owning a phone, for operator calls that name only the phone.
@@ -515,6 +505,7 @@ impl Engine {
 
     /// Stops the actors (they write back what they hold), then flushes the store. Call last.
     pub async fn shutdown(&self) -> Result<(), EngineError> {
+        self.inner.stopping.store(true, Ordering::Relaxed);
         let addrs: Vec<_> = self.inner.tenants.write().unwrap().drain().map(|(_, a)| a).collect();
         for a in addrs {
             let _ = a.send(tenant::Persist).await;
@@ -524,6 +515,8 @@ impl Engine {
             let _ = arb.join();
         }
         self.inner.store.commit().await?;
+        // The last commit is in: other nodes of a fleet may take this node's tenants now.
+        self.inner.store.release_leases()?;
         Ok(())
     }
 }

@@ -25,20 +25,43 @@ fn runs<T, K: PartialEq>(items: Vec<T>, key: impl Fn(&T) -> K) -> Vec<(K, Vec<T>
 impl Engine {
     /// Resumes what the store says is still owed: queued and leased messages go back to their
     /// phones, test messages complete, pending webhook deliveries and running campaigns resume.
-    /// Call once at start-up; returns how many messages and deliveries were resumed.
+    /// Call once at start-up; returns how many messages and deliveries were resumed. A node of a
+    /// fleet owns no tenant when it starts: it resumes each tenant's work when it takes it.
     pub fn recover(&self) -> Result<usize, EngineError> {
-        let messages = self.resume_messages()?;
-        self.resume_campaigns()?;
-        let deliveries = self.resume_deliveries()?;
+        if self.inner.store.fleet().is_some() {
+            return Ok(0);
+        }
+        self.resume(None)
+    }
+
+    /// Resumes the work of one tenant (`Some`: a fleet's takeover) or of all.
+    pub(super) fn resume(&self, only: Option<Ulid>) -> Result<usize, EngineError> {
+        let messages = self.resume_messages(only)?;
+        self.resume_campaigns(only)?;
+        let deliveries = self.resume_deliveries(only)?;
+        if let Some(tenant) = only {
+            self.resume_held(tenant)?;
+        }
         if messages + deliveries > 0 {
-            tracing::info!(messages, webhook_deliveries = deliveries, "resumed pending work");
+            tracing::info!(messages, webhook_deliveries = deliveries, tenant = ?only, "resumed pending work");
         }
         Ok(messages + deliveries)
     }
 
-    fn resume_messages(&self) -> Result<usize, EngineError> {
+    /// A taken tenant's held messages go to this node's scheduler (a node of a fleet does not
+    /// read the whole schedule at start).
+    fn resume_held(&self, tenant: Ulid) -> Result<(), EngineError> {
+        let Some(scheduler) = self.inner.shared.scheduler.get() else { return Ok(()) };
+        for h in self.inner.store.messages().scheduled()?.into_iter().filter(|h| h.tenant_id == tenant) {
+            scheduler.do_send(crate::scheduler::Hold { at: h.at, tenant, id: h.message_id });
+        }
+        Ok(())
+    }
+
+    fn resume_messages(&self, only: Option<Ulid>) -> Result<usize, EngineError> {
         let store = &self.inner.store;
-        let work = store.messages().pending()?;
+        let mut work = store.messages().pending()?;
+        work.retain(|w| only.is_none_or(|t| w.tenant_id == t));
         let n = work.len();
         for ((phone_id, tenant_id), run) in runs(work, |w| (w.phone_id, w.tenant_id)) {
             let tenant = match self.addr(tenant_id) {
@@ -69,8 +92,15 @@ impl Engine {
         Ok(n)
     }
 
-    fn resume_campaigns(&self) -> Result<(), EngineError> {
-        for c in self.inner.store.campaigns().running()? {
+    fn resume_campaigns(&self, only: Option<Ulid>) -> Result<(), EngineError> {
+        for c in self
+            .inner
+            .store
+            .campaigns()
+            .running()?
+            .into_iter()
+            .filter(|c| only.is_none_or(|t| c.tenant_id == t))
+        {
             if let Ok(addr) = self.addr(c.tenant_id) {
                 addr.do_send(tenant::Launch { id: c.id, resume: true });
             }
@@ -78,8 +108,9 @@ impl Engine {
         Ok(())
     }
 
-    fn resume_deliveries(&self) -> Result<usize, EngineError> {
-        let due = self.inner.store.webhooks().due()?;
+    fn resume_deliveries(&self, only: Option<Ulid>) -> Result<usize, EngineError> {
+        let mut due = self.inner.store.webhooks().due()?;
+        due.retain(|d| only.is_none_or(|t| d.tenant_id == t));
         let n = due.len();
         for ((tenant_id, webhook_id), run) in runs(due, |d| (d.tenant_id, d.webhook_id)) {
             // Starting the tenant's actor starts its webhook actors.

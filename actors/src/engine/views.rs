@@ -16,6 +16,13 @@ use crate::EngineError;
 impl Engine {
     /// A tenant's record and usage, from the store (the actor writes through to it).
     pub fn tenant_view(&self, id: Ulid) -> Result<(TenantRecord, Usage), EngineError> {
+        if !self.inner.store.mine(id) {
+            // In a fleet, exact usage is the owner's (the request came here because this node
+            // owns the tenant or no node does): a tenant no node owns (its node died) is taken
+            // first, which counts what its last node had not yet written back. A tenant this
+            // node owns is not woken.
+            self.tenant(id)?;
+        }
         let t = self.inner.store.tenants().get(id)?.ok_or(EngineError::NotFound(Missing::Tenant))?;
         let usage = self.usage(id)?;
         Ok((t, usage))

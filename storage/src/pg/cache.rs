@@ -1,8 +1,8 @@
 //! A table's read cache: what the node last read or wrote of each key, within a byte budget.
 //!
-//! Coherent because the node is its database's only writer (it holds the node lock, see
-//! `schema.rs`): every change goes through [`Cache::put`] as it is written, so a cached value is
-//! the newest there is. The one race is a read of the table that a write passes while it is on
+//! Coherent because a node caches only what no other node writes (`fleet.rs`: the keys of tenants
+//! whose lease it holds, and index entries that exist, which never change): every change goes
+//! through [`Cache::put`] as it is written, so a cached value is the newest there is. The one race is a read of the table that a write passes while it is on
 //! its way back; [`Cache::writes`] tells the reader, who then leaves the cache alone.
 //!
 //! Two generations instead of an LRU list: new entries go to the young map, and when it holds
@@ -29,6 +29,11 @@ impl Cache {
     /// The cached answer for `key`: `Some(None)` when it is known to be absent.
     pub(super) fn get(&self, key: &[u8]) -> Option<Option<IVec>> {
         self.young.get(key).or_else(|| self.old.get(key)).cloned()
+    }
+
+    /// Forgets everything (the write count stays).
+    pub(super) fn clear(&mut self) {
+        (self.young, self.old, self.young_bytes) = (HashMap::new(), HashMap::new(), 0);
     }
 
     /// Remembers `value` (or, `None`, absence) for `key`, within `budget` bytes in all.

@@ -1,7 +1,5 @@
-//! The PostgreSQL store's schema: a table per tree, versioned migrations applied at start under an
-//! advisory lock, and the lock a running node holds on its database.
-
-use std::time::Duration;
+//! The PostgreSQL store's schema: a table per tree and the fleet's tables (`fleet.rs`), versioned
+//! migrations applied at start under an advisory lock.
 
 use deadpool_postgres::Pool;
 
@@ -43,7 +41,8 @@ pub(super) const TREES: &[&str] = &[
 /// The schema's versions, in order; each runs once, in the transaction that records it.
 /// Messages, deliveries and counters are rewritten in place as they change state, so their pages
 /// keep room for HOT updates (the research note: the heap tripled under three updates without).
-const MIGRATIONS: &[&str] = &[r#"
+const MIGRATIONS: &[&str] = &[
+    r#"
 CREATE TABLE pigeon."meta" (k bytea PRIMARY KEY, v bytea NOT NULL);
 CREATE TABLE pigeon."tenants" (k bytea PRIMARY KEY, v bytea NOT NULL);
 CREATE TABLE pigeon."counters" (k bytea PRIMARY KEY, v bytea NOT NULL) WITH (fillfactor = 70);
@@ -71,50 +70,43 @@ CREATE TABLE pigeon."campaigns" (k bytea PRIMARY KEY, v bytea NOT NULL) WITH (fi
 CREATE TABLE pigeon."campaign_recipients" (k bytea PRIMARY KEY, v bytea NOT NULL);
 CREATE TABLE pigeon."campaign_messages" (k bytea PRIMARY KEY, v bytea NOT NULL);
 CREATE TABLE pigeon."sessions" (k bytea PRIMARY KEY, v bytea NOT NULL);
-"#];
+"#,
+    r#"
+CREATE TABLE pigeon.fleet (id boolean PRIMARY KEY CHECK (id), secret bytea NOT NULL);
+CREATE TABLE pigeon.nodes (
+    id text PRIMARY KEY,
+    url text NOT NULL,
+    version text NOT NULL,
+    started_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+    renewed_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+    stopped_at timestamptz
+);
+CREATE TABLE pigeon.leases (
+    tenant bytea PRIMARY KEY,
+    node text NOT NULL,
+    url text NOT NULL,
+    epoch bigint NOT NULL,
+    expires_at timestamptz NOT NULL
+) WITH (fillfactor = 70);
+CREATE INDEX leases_node ON pigeon.leases (node);
+"#,
+];
 
 /// The advisory lock nodes take while they bring the schema up to date, so that nodes starting
 /// together apply each migration once.
 const MIGRATION_LOCK: i64 = 0x7069_6765_6f6e; // "pigeon"
 
-/// What the refusal of the node lock says.
-pub(super) const ANOTHER_NODE: &str = "another pigeon node is using this database (it holds the node lock)";
-
-/// How long a start waits for the node lock.
-const LOCK_WAIT: Duration = Duration::from_secs(3);
-
-/// The advisory lock a node holds on its database for as long as it runs.
-const NODE_LOCK: i64 = MIGRATION_LOCK + 1;
-
-/// Takes the node's lock on a connection taken out of the pool for good: two nodes writing one
-/// database would each trust a write set the other cannot see. The lock goes with the
-/// connection, so a node killed with `kill -9` lets the next one in at once.
-pub(super) async fn lock_node(pool: &Pool) -> Result<deadpool_postgres::ClientWrapper, StoreError> {
+/// A connection taken out of the pool for good, for the fleet's renewals and the health probe.
+/// A node whose machine died closes nothing: the database's keepalives on this connection find it
+/// gone in ~25 s (not the system's two hours).
+pub(super) async fn dedicated(pool: &Pool) -> Result<deadpool_postgres::ClientWrapper, StoreError> {
     let c = deadpool_postgres::Object::take(pool.get().await.map_err(db_err)?);
-    // A node whose machine died closes nothing: the database's keepalives on this connection
-    // find it gone in ~25 s (not the system's two hours), and the lock with it.
     c.batch_execute(
         "SET tcp_keepalives_idle = 10; SET tcp_keepalives_interval = 5; SET tcp_keepalives_count = 3",
     )
     .await
     .map_err(db_err)?;
-    // A node that just stopped in this process or was killed lets go as soon as the database
-    // sees its connection close: wait that long, not longer.
-    let started = std::time::Instant::now();
-    loop {
-        let got: bool =
-            c.query_one("SELECT pg_try_advisory_lock($1)", &[&NODE_LOCK]).await.map_err(db_err)?.get(0);
-        if got {
-            return Ok(c);
-        }
-        if started.elapsed() > LOCK_WAIT {
-            return Err(StoreError::Database(
-                "another pigeon node is using this database (it holds the node lock); one node per database"
-                    .into(),
-            ));
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    Ok(c)
 }
 
 /// Brings the schema up to date, under an advisory lock, in one transaction.

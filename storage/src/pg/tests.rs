@@ -5,6 +5,11 @@ fn tree(pg: &Arc<Pg>) -> PgTree {
     pg.tree("meta").unwrap()
 }
 
+/// A global index: what exists there is cached (`fleet.rs`).
+fn index(pg: &Arc<Pg>) -> PgTree {
+    pg.tree("key_ids").unwrap()
+}
+
 fn keys(it: PgIter) -> Vec<u32> {
     it.map(|kv| u32::from_be_bytes(kv.unwrap().0.as_ref().try_into().unwrap())).collect()
 }
@@ -16,7 +21,7 @@ fn ranges_merge_the_table_and_the_write_set_across_chunks() {
     if !testing::available() {
         return;
     }
-    let pg = Pg::connect(&testing::database_url(), 2, 1 << 20).unwrap();
+    let pg = Pg::connect(&testing::database_url(), 2, 1 << 20, FleetConfig::unfenced(), |_| {}).unwrap();
     let t = tree(&pg);
     for i in (0..1000u32).step_by(2) {
         t.write(&i.to_be_bytes(), Some(IVec::from(&b"v"[..])));
@@ -55,8 +60,8 @@ fn a_key_written_again_during_a_flush_stays_for_the_next() {
     if !testing::available() {
         return;
     }
-    let pg = Pg::connect(&testing::database_url(), 2, 1 << 20).unwrap();
-    let t = tree(&pg);
+    let pg = Pg::connect(&testing::database_url(), 2, 1 << 20, FleetConfig::unfenced(), |_| {}).unwrap();
+    let t = index(&pg);
     t.write(b"k", Some(IVec::from(&b"1"[..])));
     // What a flush does first: note the stamp it will remove up to.
     let upto = pg.write_set().seq;
@@ -72,10 +77,10 @@ fn a_newer_schema_is_refused_and_an_unreachable_database_is_named_without_its_pa
         return;
     }
     let url = testing::database_url();
-    drop(Pg::connect(&url, 1, 1 << 20).unwrap());
+    drop(Pg::connect(&url, 1, 1 << 20, FleetConfig::unfenced(), |_| {}).unwrap());
     // Applying again changes nothing.
-    drop(Pg::connect(&url, 1, 1 << 20).unwrap());
-    let pg = Pg::connect(&url, 1, 1 << 20).unwrap();
+    drop(Pg::connect(&url, 1, 1 << 20, FleetConfig::unfenced(), |_| {}).unwrap());
+    let pg = Pg::connect(&url, 1, 1 << 20, FleetConfig::unfenced(), |_| {}).unwrap();
     let pool = pg.pool.clone();
     pg.run(async move {
         let c = pool.get().await.map_err(db_err)?;
@@ -83,14 +88,23 @@ fn a_newer_schema_is_refused_and_an_unreachable_database_is_named_without_its_pa
         Ok(())
     })
     .unwrap();
-    let e = Pg::connect(&url, 1, 1 << 20).err().expect("a newer schema is refused").to_string();
+    let e = Pg::connect(&url, 1, 1 << 20, FleetConfig::unfenced(), |_| {})
+        .err()
+        .expect("a newer schema is refused")
+        .to_string();
     assert!(e.contains("version 99, newer than this pigeon's"), "{e}");
 
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let e = Pg::connect(&format!("postgres://pigeon:s3cret@127.0.0.1:{port}/nowhere"), 1, 1 << 20)
-        .err()
-        .expect("nothing listens there")
-        .to_string();
+    let e = Pg::connect(
+        &format!("postgres://pigeon:s3cret@127.0.0.1:{port}/nowhere"),
+        1,
+        1 << 20,
+        FleetConfig::unfenced(),
+        |_| {},
+    )
+    .err()
+    .expect("nothing listens there")
+    .to_string();
     assert!(e.contains(&format!("postgres://pigeon@127.0.0.1:{port}/nowhere")), "{e}");
     assert!(!e.contains("s3cret"), "{e}");
 }
@@ -101,8 +115,8 @@ fn the_read_cache_follows_every_write() {
     if !testing::available() {
         return;
     }
-    let pg = Pg::connect(&testing::database_url(), 2, 1 << 20).unwrap();
-    let t = tree(&pg);
+    let pg = Pg::connect(&testing::database_url(), 2, 1 << 20, FleetConfig::unfenced(), |_| {}).unwrap();
+    let t = index(&pg);
     t.write(b"k", Some(IVec::from(&b"1"[..])));
     pg.flush().unwrap();
     for c in pg.write_set().caches.iter_mut() {
@@ -111,6 +125,8 @@ fn the_read_cache_follows_every_write() {
     assert_eq!(t.get(b"k").unwrap().as_deref(), Some(&b"1"[..]), "from the table");
     assert_eq!(t.get(b"absent").unwrap(), None);
     assert_eq!(pg.write_set().caches[t.id].get(b"k"), Some(Some(IVec::from(&b"1"[..]))), "now cached");
+    // Absence is not: another node may write the key at any time.
+    assert_eq!(pg.write_set().caches[t.id].get(b"absent"), None);
     t.write(b"k", Some(IVec::from(&b"2"[..])));
     t.write(b"absent", Some(IVec::from(&b"3"[..])));
     pg.flush().unwrap();
@@ -119,4 +135,128 @@ fn the_read_cache_follows_every_write() {
     t.write(b"k", None);
     pg.flush().unwrap();
     assert_eq!(t.get(b"k").unwrap(), None);
+}
+
+/// Two nodes on one database: a tenant's lease is one node's at a time, the other's commits for
+/// it are fenced, and a released lease is taken at once, naming the node it came from.
+#[test]
+fn a_tenant_is_one_nodes_at_a_time_and_commits_are_fenced() {
+    if !testing::available() {
+        return;
+    }
+    let url = testing::database_url();
+    let config = |port: u16| FleetConfig {
+        advertise_url: format!("http://127.0.0.1:{port}"),
+        lease: Duration::from_secs(30),
+        version: "test".into(),
+        fence: true,
+        home: None,
+    };
+    let a = Pg::connect(&url, 2, 1 << 20, config(1), |_| {}).unwrap();
+    let b = Pg::connect(&url, 2, 1 << 20, config(2), |_| {}).unwrap();
+    let tenant = ulid::Ulid::from_parts(1, 0xabc);
+    assert_eq!(a.acquire(tenant).unwrap(), Acquired::Taken { previous: None });
+    assert_eq!(a.acquire(tenant).unwrap(), Acquired::Held);
+    let a_id = a.fleet().node_id().to_owned();
+    assert_eq!(
+        b.acquire(tenant).unwrap(),
+        Acquired::Elsewhere { id: a_id.clone(), url: "http://127.0.0.1:1".into() }
+    );
+    assert_eq!(b.owner(tenant).unwrap(), Owner::Node { id: a_id.clone(), url: "http://127.0.0.1:1".into() });
+    assert_eq!(a.owner(tenant).unwrap(), Owner::Me);
+    let mut key = tenant.to_bytes().to_vec();
+    key.extend_from_slice(b"record");
+    // The owner commits; the other node's write for the tenant is refused whole.
+    a.tree("tenants").unwrap().write(&key, Some(IVec::from(&b"a"[..])));
+    a.flush().unwrap();
+    b.tree("tenants").unwrap().write(&key, Some(IVec::from(&b"b"[..])));
+    let e = b.flush().unwrap_err();
+    assert!(e.contains("does not hold"), "{e}");
+    let fresh = Pg::connect(&url, 1, 1 << 20, config(3), |_| {}).unwrap();
+    assert_eq!(fresh.tree("tenants").unwrap().get(&key).unwrap().as_deref(), Some(&b"a"[..]));
+    // The live nodes are listed, the owner with its tenant.
+    let nodes = fresh.nodes().unwrap();
+    assert!(nodes.iter().any(|n| n.id == a_id && n.tenants == 1), "{nodes:?}");
+    assert_eq!(nodes.len(), 3, "{nodes:?}");
+    // A graceful stop lets the lease go; the next node takes it at once, and a stale write of
+    // the old owner is fenced.
+    a.release().unwrap();
+    assert_eq!(fresh.acquire(tenant).unwrap(), Acquired::Taken { previous: Some(a_id.clone()) });
+    assert!(matches!(b.owner(tenant).unwrap(), Owner::Node { url, .. } if url == "http://127.0.0.1:3"));
+    assert!(!fresh.nodes().unwrap().iter().any(|n| n.id == a_id), "a stopped node is not listed");
+    a.fleet().held.write().unwrap().insert(tenant.to_bytes(), 1);
+    a.tree("tenants").unwrap().write(&key, Some(IVec::from(&b"stale"[..])));
+    let e = a.flush().unwrap_err();
+    assert!(e.contains("no longer this node's"), "{e}");
+}
+
+/// A lease left to expire is taken over by the next node that asks, on the database's clock.
+#[test]
+fn an_expired_lease_is_taken_over() {
+    if !testing::available() {
+        return;
+    }
+    let url = testing::database_url();
+    let config = |lease_ms: u64| FleetConfig {
+        advertise_url: "http://127.0.0.1:9".into(),
+        lease: Duration::from_millis(lease_ms),
+        version: "test".into(),
+        fence: true,
+        home: None,
+    };
+    let lost = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let seen = lost.clone();
+    let a = Pg::connect(&url, 2, 1 << 20, config(600), move |_| {
+        seen.store(true, std::sync::atomic::Ordering::SeqCst)
+    })
+    .unwrap();
+    let tenant = ulid::Ulid::from_parts(2, 0xdef);
+    assert_eq!(a.acquire(tenant).unwrap(), Acquired::Taken { previous: None });
+    let b = Pg::connect(&url, 2, 1 << 20, config(60_000), |_| {}).unwrap();
+    // Renewed every 200 ms, the lease stays a's well past its length.
+    std::thread::sleep(Duration::from_millis(1_500));
+    assert!(matches!(b.acquire(tenant).unwrap(), Acquired::Elsewhere { .. }));
+    assert!(a.fleet().holds(tenant));
+    // Renewals stop: the lease runs out, a no longer acts for the tenant, and b takes it.
+    let _ = a.closing.send(true);
+    std::thread::sleep(Duration::from_millis(1_000));
+    assert!(!a.fleet().holds(tenant), "past its lease a node does not act for the tenant");
+    let a_id = a.fleet().node_id().to_owned();
+    assert_eq!(b.acquire(tenant).unwrap(), Acquired::Taken { previous: Some(a_id) });
+    assert!(!lost.load(std::sync::atomic::Ordering::SeqCst));
+}
+
+/// A node started in the directory of a dead one takes its leases at once, without waiting for
+/// them to expire; a node still running there keeps the next one out.
+#[test]
+fn a_node_restarted_in_its_directory_takes_its_leases_at_once() {
+    if !testing::available() {
+        return;
+    }
+    let url = testing::database_url();
+    let dir = tempfile::tempdir().unwrap();
+    let config = |home: bool| FleetConfig {
+        advertise_url: "http://127.0.0.1:7".into(),
+        lease: Duration::from_secs(60),
+        version: "test".into(),
+        fence: true,
+        home: home.then(|| dir.path().to_owned()),
+    };
+    let a = Pg::connect(&url, 1, 1 << 20, config(true), |_| {}).unwrap();
+    let tenant = ulid::Ulid::from_parts(3, 0x123);
+    assert_eq!(a.acquire(tenant).unwrap(), Acquired::Taken { previous: None });
+    let a_id = a.fleet().node_id().to_owned();
+    let other = Pg::connect(&url, 1, 1 << 20, config(false), |_| {}).unwrap();
+    assert!(matches!(other.acquire(tenant).unwrap(), Acquired::Elsewhere { .. }));
+    drop(a);
+    let b = Pg::connect(&url, 1, 1 << 20, config(true), |_| {}).unwrap();
+    assert_eq!(b.owner(tenant).unwrap(), Owner::Nobody, "the dead node's lease is free to its successor");
+    assert_eq!(b.acquire(tenant).unwrap(), Acquired::Taken { previous: Some(a_id) });
+    assert!(matches!(other.acquire(tenant).unwrap(), Acquired::Elsewhere { .. }));
+    let e =
+        Pg::connect(&url, 1, 1 << 20, FleetConfig { lease: Duration::from_secs(1), ..config(true) }, |_| {})
+            .err()
+            .expect("one node per directory")
+            .to_string();
+    assert!(e.contains("another pigeon node runs in"), "{e}");
 }

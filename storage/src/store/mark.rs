@@ -41,12 +41,24 @@ const TICK: Duration = Duration::from_secs(1);
 /// While the store cannot write, the disk is probed every this many ticks.
 const PROBE_EVERY: u64 = 3;
 
-/// The `meta` key of the mark (milliseconds since the epoch, big-endian).
-const MARK: &[u8] = b"recover_from_ms";
+/// The `meta` key of the mark (milliseconds since the epoch, big-endian) of a node on its own.
+/// In a fleet each node writes its own (`recover_from_ms/<node id>`, see [`mark_key`]): a
+/// tenant's next owner scans from its previous owner's.
+pub(crate) const MARK: &[u8] = b"recover_from_ms";
+
+/// The mark's key for `node` (`None`: a node on its own).
+pub(crate) fn mark_key(node: Option<&str>) -> Vec<u8> {
+    match node {
+        Some(n) => [MARK, b"/", n.as_bytes()].concat(),
+        None => MARK.to_vec(),
+    }
+}
 
 /// The trees and lists the ticker and the open-time scan work on.
 pub(crate) struct Lists {
     pub(crate) meta: Tree,
+    /// This node's mark key ([`mark_key`]).
+    pub(crate) mark: Vec<u8>,
     pub(crate) pending: Arc<WorkList>,
     pub(crate) due: Arc<WorkList>,
     pub(crate) messages: Tree,
@@ -60,7 +72,7 @@ pub(crate) struct Lists {
 impl Lists {
     /// Writes old young entries and changed counters to disk, then a mark below every entry
     /// still young and every message whose tally was not yet written.
-    fn tick(&self) -> Result<(), StoreError> {
+    pub(crate) fn tick(&self) -> Result<(), StoreError> {
         let now = now_ms(&*self.clock);
         self.pending.move_old(now)?;
         self.due.move_old(now)?;
@@ -69,56 +81,72 @@ impl Lists {
             .into_iter()
             .flatten()
             .fold(now.saturating_sub(MARGIN_MS), u64::min);
-        self.meta.insert(MARK, &mark.to_be_bytes())?;
+        self.meta.insert(&self.mark, &mark.to_be_bytes())?;
         Ok(())
     }
 
     /// Lists again the work of records made since the mark (at open, before anything else
     /// writes), then writes a fresh mark. Returns how many entries it listed.
     pub(crate) fn recover(&self) -> Result<usize, StoreError> {
+        let listed = match self.meta.get(&self.mark)? {
+            Some(v) => self.list_since(&[], u64::from_be_bytes(v.as_ref().try_into().unwrap_or([0; 8])))?,
+            None => 0,
+        };
+        // A store without a mark (new, or from before marks) had every entry on disk.
+        self.tick()?;
+        Ok(listed)
+    }
+
+    /// The mark `key` names, if written.
+    pub(crate) fn mark_at(&self, key: &[u8]) -> Result<Option<u64>, StoreError> {
+        Ok(self.meta.get(key)?.map(|v| u64::from_be_bytes(v.as_ref().try_into().unwrap_or([0; 8]))))
+    }
+
+    /// Lists again the work of the records of the tenants whose ids start with `prefix` (all of
+    /// them: empty; one: its 16 bytes) made at or after `ms`; returns how many entries.
+    pub(crate) fn list_since(&self, prefix: &[u8], ms: u64) -> Result<usize, StoreError> {
         let mut listed = 0;
-        if let Some(v) = self.meta.get(MARK)? {
-            let ms = u64::from_be_bytes(v.as_ref().try_into().unwrap_or([0; 8]));
+        {
             let from = Ulid::from_parts(ms, 0).to_bytes();
-            for_each_group(&self.messages, 16, &from, |_, v| {
+            for_each_group(&self.messages, prefix, 16, &from, |_, v| {
                 let m: MessageRecord = decode("messages", v)?;
                 for (name, value) in &m.tally {
                     self.counters.raise(m.tenant_id, name, *value)?;
                 }
                 if m.status.is_pending() && !m.held {
-                    self.pending.add(pending_key(m.phone_id, m.id), m.tenant_id)?;
+                    self.pending.add_found(pending_key(m.phone_id, m.id), m.tenant_id)?;
                     listed += 1;
                 }
                 Ok(())
             })?;
-            for_each_group(&self.deliveries, 32, &from, |group, v| {
+            for_each_group(&self.deliveries, prefix, 32, &from, |group, v| {
                 let d: DeliveryRecord = decode("deliveries", v)?;
                 // A deleted webhook's deliveries stay in its log but are owed nothing.
                 if d.state == DeliveryState::Pending && self.webhooks.contains_key(group)? {
-                    self.due.add(due_key(d.webhook_id, d.id), d.tenant_id)?;
+                    self.due.add_found(due_key(d.webhook_id, d.id), d.tenant_id)?;
                     listed += 1;
                 }
                 Ok(())
             })?;
         }
-        // A store without a mark (new, or from before marks) had every entry on disk.
-        self.tick()?;
         Ok(listed)
     }
 }
 
 /// Calls `f` with every record of `tree` (keys `group ++ id`, the group `group_len` bytes long)
-/// whose id sorts at or after `from`, group by group: one seek per group, not a walk of the tree.
+/// whose group starts with `prefix` and whose id sorts at or after `from`, group by group: one
+/// seek per group, not a walk of the tree.
 fn for_each_group(
     tree: &Tree,
+    prefix: &[u8],
     group_len: usize,
     from: &[u8; 16],
     mut f: impl FnMut(&[u8], &[u8]) -> Result<(), StoreError>,
 ) -> Result<(), StoreError> {
-    let mut seek: Vec<u8> = Vec::new();
+    let mut seek: Vec<u8> = prefix.to_vec();
     while let Some(first) = tree.range(seek.as_slice()..).keys().next() {
         let first = first?;
-        let Some(group) = first.get(..group_len) else { break };
+        let Some(group) = first.get(..group_len).filter(|g| g.starts_with(prefix)) else { break };
         let mut start = group.to_vec();
         start.extend_from_slice(from);
         let next = prefix_end(group);
@@ -147,7 +175,7 @@ pub(crate) struct Ticker {
 impl Ticker {
     /// Starts the ticker. While the store cannot write (`health`), it writes nothing and probes
     /// the disk every [`PROBE_EVERY`] ticks instead.
-    pub(crate) fn start(lists: Lists, health: Arc<Health>) -> std::io::Result<Self> {
+    pub(crate) fn start(lists: Arc<Lists>, health: Arc<Health>) -> std::io::Result<Self> {
         let (stop, rx) = mpsc::channel::<()>();
         let thread = std::thread::Builder::new().name("pigeon-mark".into()).spawn(move || {
             let mut failing = false;
@@ -223,11 +251,19 @@ mod tests {
             tree.insert(k, &[id]).unwrap();
         }
         let mut seen = Vec::new();
-        for_each_group(&tree, 16, &[5; 16], |g, v| {
+        for_each_group(&tree, &[], 16, &[5; 16], |g, v| {
             seen.push((g[0], v[0]));
             Ok(())
         })
         .unwrap();
         assert_eq!(seen, vec![(1, 5), (2, 9), (0xff, 7)]);
+        // One tenant's groups only (a fleet's takeover).
+        seen.clear();
+        for_each_group(&tree, &[2; 16], 16, &[5; 16], |g, v| {
+            seen.push((g[0], v[0]));
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(seen, vec![(2, 9)]);
     }
 }

@@ -8,6 +8,7 @@
 
 mod campaigns;
 mod codec;
+mod fleet;
 mod keys;
 mod mark;
 mod messages;
@@ -71,6 +72,8 @@ struct Inner {
     contacts: Contacts,
     campaigns: Campaigns,
     sessions: Sessions,
+    /// The work lists and the recovery mark, shared with the ticker (a fleet's takeovers scan).
+    lists: Arc<mark::Lists>,
     /// Declared before the committer: it stops first, so the final flush covers its writes.
     _ticker: mark::Ticker,
     committer: Committer,
@@ -124,20 +127,38 @@ impl Store {
     /// Opens the store in a PostgreSQL database (see `pg.rs`): connects with a pool of `pool`
     /// connections, brings its schema up to date, and starts the committer, which writes each
     /// group commit as one transaction. Each table's read cache holds a quarter of `cache_mb`.
+    ///
+    /// The node joins the database's fleet (`pg/fleet.rs`): it acts only for tenants whose lease
+    /// it holds ([`Store::acquire`]), and every commit is fenced by those leases.
     pub fn open_postgres(
         url: &str,
         pool: usize,
         cache_mb: u64,
         clock: SharedClock,
+        fleet: crate::pg::FleetConfig,
     ) -> Result<Self, StoreError> {
         let cache_bytes = (cache_mb.max(1) * 1024 * 1024 / 4) as usize;
-        let pg = crate::pg::Pg::connect(url, pool, cache_bytes)?;
+        type Lost = std::sync::OnceLock<(std::sync::Weak<crate::pg::Pg>, std::sync::Weak<Health>)>;
+        let lost: Arc<Lost> = Arc::default();
+        let on_lost = {
+            let lost = lost.clone();
+            move |e: &StoreError| {
+                if let Some((pg, health)) = lost.get() {
+                    if let (Some(pg), Some(health)) = (pg.upgrade(), health.upgrade()) {
+                        pg.stop_writing();
+                        health.fail(e);
+                    }
+                }
+            }
+        };
+        let pg = crate::pg::Pg::connect(url, pool, cache_bytes, fleet, on_lost)?;
         // The probe must not keep the store open.
         let weak = Arc::downgrade(&pg);
         let health = Arc::new(Health::database(move || match weak.upgrade() {
             Some(pg) => pg.check().map_err(|e| e.to_string()),
             None => Err("the store is closed".into()),
         }));
+        let _ = lost.set((Arc::downgrade(&pg), Arc::downgrade(&health)));
         let hold = test_commit_delay();
         Self::start(tree::Engine::Pg(pg.clone()), Flusher::Pg(pg), health, hold, clock)
     }
@@ -157,8 +178,13 @@ impl Store {
         let tenants = Tenants::open(&trees)?;
         let messages = Messages::open(&trees)?;
         let webhooks = Webhooks::open(&trees)?;
+        let node = match &engine {
+            tree::Engine::Pg(pg) => Some(pg.fleet().node_id().to_owned()),
+            tree::Engine::Sled(_) => None,
+        };
         let lists = mark::Lists {
             meta: meta.tree().clone(),
+            mark: mark::mark_key(node.as_deref()),
             pending: messages.pending_list().clone(),
             due: webhooks.due_list().clone(),
             messages: messages.tree().clone(),
@@ -167,11 +193,14 @@ impl Store {
             counters: tenants.counters().clone(),
             clock: clock.clone(),
         };
+        // A node of a fleet is new each start: its mark is not there yet, so it lists nothing
+        // here; it scans each tenant it takes from its previous owner's mark instead (`adopt`).
+        let lists = Arc::new(lists);
         let listed = lists.recover()?;
         if listed > 0 {
             tracing::info!(listed, "listed again the work of records made just before the stop");
         }
-        let ticker = mark::Ticker::start(lists, health.clone())
+        let ticker = mark::Ticker::start(lists.clone(), health.clone())
             .map_err(|e| StoreError::Flush(format!("cannot start the mark ticker: {e}")))?;
         Ok(Self {
             inner: Arc::new(Inner {
@@ -186,6 +215,7 @@ impl Store {
                 contacts: Contacts::open(&trees, "contacts", "contact_phones")?,
                 campaigns: Campaigns::open(&trees)?,
                 sessions: Sessions::open(&trees)?,
+                lists,
                 _ticker: ticker,
                 ids: Ids::new(clock),
                 writes,

@@ -27,7 +27,11 @@ pub fn id_bound(at: DateTime<Utc>) -> Ulid {
 impl Store {
     /// Deletes up to `max` final messages of `tenant` accepted before `before`, oldest first;
     /// returns how many went. Messages not final are passed over (and stay).
+    /// In a fleet, only the tenant's owner prunes (others return 0).
     pub fn prune_messages(&self, tenant: Ulid, before: Ulid, max: usize) -> Result<usize, StoreError> {
+        if !self.mine(tenant) {
+            return Ok(0);
+        }
         let tree = self.inner.messages.tree();
         let mut deleted = 0;
         for kv in tree.range(tkey(tenant, &[0; 16])..tkey(tenant, &before.to_bytes())) {
@@ -53,6 +57,9 @@ impl Store {
     /// Deletes up to `max` settled deliveries of `tenant` made before `before` (every webhook's,
     /// deleted webhooks' too); returns how many went. Pending ones stay.
     pub fn prune_deliveries(&self, tenant: Ulid, before: Ulid, max: usize) -> Result<usize, StoreError> {
+        if !self.mine(tenant) {
+            return Ok(0);
+        }
         let tree = self.inner.webhooks.deliveries_tree();
         let mut deleted = 0;
         // Keys are `tenant ++ webhook ++ delivery`: visit each webhook's old range in turn.
@@ -94,9 +101,9 @@ impl Store {
         before: DateTime<Utc>,
         max: usize,
     ) -> Result<(Cursor, usize), StoreError> {
-        prune_scan(self.inner.messages.idempotency_tree(), cursor, max, |_, v| {
+        prune_scan(self.inner.messages.idempotency_tree(), cursor, max, |k, v| {
             let r: IdempotencyRecord = decode("idempotency", v)?;
-            Ok(r.created_at < before)
+            Ok(r.created_at < before && self.owns_key(k))
         })
     }
 
@@ -108,9 +115,9 @@ impl Store {
         before: DateTime<Utc>,
         max: usize,
     ) -> Result<(Cursor, usize), StoreError> {
-        prune_scan(self.inner.numbers.detections_tree(), cursor, max, |_, v| {
+        prune_scan(self.inner.numbers.detections_tree(), cursor, max, |k, v| {
             let d: DetectionRecord = decode("detections", v)?;
-            Ok(d.checked_at < before)
+            Ok(d.checked_at < before && self.owns_key(k))
         })
     }
 
@@ -125,8 +132,15 @@ impl Store {
         max: usize,
     ) -> Result<(Cursor, usize), StoreError> {
         prune_scan(self.inner.tenants.counters().tree(), cursor, max, |k, _| {
-            Ok(counter_day(k).is_some_and(|day| day < before))
+            Ok(counter_day(k).is_some_and(|day| day < before) && self.owns_key(k))
         })
+    }
+
+    /// Whether this node acts for the tenant a tenant-keyed record belongs to (see [`Store::mine`]).
+    fn owns_key(&self, key: &[u8]) -> bool {
+        key.get(..16)
+            .and_then(|t| <[u8; 16]>::try_from(t).ok())
+            .is_some_and(|t| self.mine(Ulid::from_bytes(t)))
     }
 }
 

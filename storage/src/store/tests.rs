@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::model::*;
+use crate::pg::FleetConfig;
 use chrono::Utc;
 
 /// Where a test's store lives.
@@ -27,7 +28,8 @@ impl Place {
         match self {
             Place::Sled(dir) => Store::open(dir.path()).unwrap(),
             Place::Postgres(url) => {
-                Store::open_postgres(url, 4, DEFAULT_CACHE_MB, SystemClock::shared()).unwrap()
+                Store::open_postgres(url, 4, DEFAULT_CACHE_MB, SystemClock::shared(), FleetConfig::unfenced())
+                    .unwrap()
             }
         }
     }
@@ -172,6 +174,7 @@ async fn the_pending_index_follows_message_status_across_reopen(place: Place) {
     let (a, mut b, c) = (message(t, Some(p)), message(t, Some(p)), message(t, None));
     {
         let s = place.open();
+        s.acquire(t).unwrap();
         for m in [&a, &b, &c] {
             s.accept_message(m, None, None).unwrap();
         }
@@ -182,8 +185,10 @@ async fn the_pending_index_follows_message_status_across_reopen(place: Place) {
         done.status = MessageStatus::Delivered;
         s.messages().put(&done).unwrap();
         s.commit().await.unwrap();
+        s.release_leases().unwrap();
     }
     let s = place.open();
+    s.acquire(t).unwrap();
     let work = s.messages().pending().unwrap();
     let ids: Vec<_> = work.iter().map(|w| (w.phone_id, w.message_id)).collect();
     // Test messages (no phone) sort first; the delivered one left the index.
@@ -361,6 +366,7 @@ async fn young_work_is_listed_again_after_a_stop(place: Place) {
     let (owed, settled) = (new_id(), new_id());
     {
         let s = place.open();
+        s.acquire(t).unwrap();
         let hook = WebhookRecord {
             id: w,
             tenant_id: t,
@@ -380,8 +386,13 @@ async fn young_work_is_listed_again_after_a_stop(place: Place) {
         // Nothing of it is in the work-list trees yet: all young.
         assert_eq!(s.inner.messages.pending_list().young_len(), 1);
         assert_eq!(s.inner.webhooks.due_list().young_len(), 1);
+        // A graceful stop (a node of a fleet lets its leases go; on sled this does nothing).
+        s.release_leases().unwrap();
     }
+    // The next node (on sled, the store opened again) finds the young work: on PostgreSQL when
+    // it takes the tenant, from the previous node's mark.
     let s = place.open();
+    s.acquire(t).unwrap();
     let work = s.messages().pending().unwrap();
     assert_eq!(
         work.iter().map(|w| (w.phone_id, w.message_id)).collect::<Vec<_>>(),

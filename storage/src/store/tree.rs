@@ -109,7 +109,7 @@ impl Tree {
         Ok(())
     }
 
-    /// On PostgreSQL, writes are refused once a commit failed or the node lock was lost (sled
+    /// On PostgreSQL, writes are refused once a commit failed or a lease was lost (sled
     /// refuses them itself).
     fn writable(t: &PgTree) -> Result<(), StoreError> {
         if t.is_failed() {

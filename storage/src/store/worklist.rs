@@ -72,6 +72,16 @@ impl WorkList {
         Ok(())
     }
 
+    /// Lists `key` again after a restart or a takeover, unless it is already on disk (a node that
+    /// stopped gracefully wrote all its entries there): an entry in both places would outlive
+    /// its settling, which removes only one.
+    pub(crate) fn add_found(&self, key: Key, tenant: Ulid) -> Result<(), StoreError> {
+        if self.tree.contains_key(key)? {
+            return Ok(());
+        }
+        self.add(key, tenant)
+    }
+
     /// Records that `key` is settled. Call after writing the record that makes it so: a crash in
     /// between leaves a stale entry, which recovery drops, never settled work without its record.
     pub(crate) fn remove(&self, key: &Key) -> Result<(), StoreError> {

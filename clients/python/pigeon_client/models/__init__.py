@@ -66,6 +66,8 @@ from .data_body_test_sent import DataBodyTestSent
 from .data_body_test_sent_data import DataBodyTestSentData
 from .data_body_vec_job_view import DataBodyVecJobView
 from .data_body_vec_job_view_data_item import DataBodyVecJobViewDataItem
+from .data_body_vec_node_view import DataBodyVecNodeView
+from .data_body_vec_node_view_data_item import DataBodyVecNodeViewDataItem
 from .data_body_vec_operator_phone import DataBodyVecOperatorPhone
 from .data_body_vec_operator_phone_data_item import DataBodyVecOperatorPhoneDataItem
 from .data_body_vec_tenant_phone import DataBodyVecTenantPhone
@@ -110,6 +112,7 @@ from .list_body_webhook_item import ListBodyWebhookItem
 from .list_body_webhook_item_data_item import ListBodyWebhookItemDataItem
 from .message_view import MessageView
 from .new_tenant_keys import NewTenantKeys
+from .node_view import NodeView
 from .operator_phone import OperatorPhone
 from .patch_contact import PatchContact
 from .patch_contact_attributes_type_0 import PatchContactAttributesType0
@@ -206,6 +209,8 @@ __all__ = (
     "DataBodyTestSentData",
     "DataBodyVecJobView",
     "DataBodyVecJobViewDataItem",
+    "DataBodyVecNodeView",
+    "DataBodyVecNodeViewDataItem",
     "DataBodyVecOperatorPhone",
     "DataBodyVecOperatorPhoneDataItem",
     "DataBodyVecTenantPhone",
@@ -250,6 +255,7 @@ __all__ = (
     "ListBodyWebhookItemDataItem",
     "MessageView",
     "NewTenantKeys",
+    "NodeView",
     "OperatorPhone",
     "PatchContact",
     "PatchContactAttributesType0",

@@ -1131,6 +1131,42 @@ export type DataBodyVecJobView = {
 /**
  * The success envelope.
  */
+export type DataBodyVecNodeView = {
+    data: Array<{
+        /**
+         * Where the other nodes forward its tenants' requests.
+         */
+        advertise_url: string;
+        /**
+         * The node's id (new each time it starts).
+         */
+        id: string;
+        /**
+         * When it last renewed its leases (the database's clock).
+         */
+        last_renewal: string;
+        /**
+         * When it started.
+         */
+        started_at: string;
+        /**
+         * Tenants whose live lease it holds.
+         */
+        tenants_owned: number;
+        /**
+         * Whether this is the node that answered.
+         */
+        this_node: boolean;
+        /**
+         * Its version.
+         */
+        version: string;
+    }>;
+};
+
+/**
+ * The success envelope.
+ */
 export type DataBodyVecOperatorPhone = {
     data: Array<{
         /**
@@ -2049,6 +2085,40 @@ export type NewTenantKeys = {
 };
 
 /**
+ * A live node of the fleet.
+ */
+export type NodeView = {
+    /**
+     * Where the other nodes forward its tenants' requests.
+     */
+    advertise_url: string;
+    /**
+     * The node's id (new each time it starts).
+     */
+    id: string;
+    /**
+     * When it last renewed its leases (the database's clock).
+     */
+    last_renewal: string;
+    /**
+     * When it started.
+     */
+    started_at: string;
+    /**
+     * Tenants whose live lease it holds.
+     */
+    tenants_owned: number;
+    /**
+     * Whether this is the node that answered.
+     */
+    this_node: boolean;
+    /**
+     * Its version.
+     */
+    version: string;
+};
+
+/**
  * A phone as the operator sees it.
  */
 export type OperatorPhone = {
@@ -2666,6 +2736,39 @@ export type OperatorReactivateKeyResponses = {
 };
 
 export type OperatorReactivateKeyResponse = OperatorReactivateKeyResponses[keyof OperatorReactivateKeyResponses];
+
+export type OperatorFleetData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/admin/v1/fleet';
+};
+
+export type OperatorFleetErrors = {
+    /**
+     * INVALID_API_KEY: the key or token is missing, malformed or revoked, or a JWT was refused
+     */
+    401: ErrorBody;
+    /**
+     * INTERNAL_ERROR: a bug; details are in the server's log
+     */
+    500: ErrorBody;
+    /**
+     * STORAGE_UNAVAILABLE: the disk is full or failing (with `Retry-After`)
+     */
+    503: ErrorBody;
+};
+
+export type OperatorFleetError = OperatorFleetErrors[keyof OperatorFleetErrors];
+
+export type OperatorFleetResponses = {
+    /**
+     * OK
+     */
+    200: DataBodyVecNodeView;
+};
+
+export type OperatorFleetResponse = OperatorFleetResponses[keyof OperatorFleetResponses];
 
 export type OperatorListPhonesData = {
     body?: never;

@@ -1,0 +1,295 @@
+//! A fleet: three real `pigeon serve` processes on one PostgreSQL database (a throwaway cluster),
+//! each tenant owned by one node through its lease, every node answering for every tenant. Run in
+//! both passes of `.ci/run` (they start their own databases); skipped where PostgreSQL is not
+//! installed unless `PIGEON_REQUIRE_POSTGRES` is set.
+
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+
+use crate::helpers::*;
+
+/// `n` nodes on one fresh database, each with `env` besides.
+fn fleet(n: usize, env: &[(&str, &str)]) -> (Vec<Binary>, tempfile::TempDir) {
+    let url = pigeon_storage::pg::testing::database_url();
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("log");
+    let mut all = vec![("PIGEON_DATABASE_URL", url.as_str())];
+    all.extend_from_slice(env);
+    let nodes = (0..n)
+        .map(|i| spawn_binary_with(&dir.path().join(format!("n{i}")), Some(ADMIN), &log, &all))
+        .collect();
+    (nodes, dir)
+}
+
+/// A tenant made on one node sends on a second and is read on a third; its operator calls,
+/// idempotency keys, rate limit and key revocation behave as on one node, whichever node is
+/// asked; the fleet lists its nodes; and nothing outside the fleet can pose as a node.
+#[actix_web::test]
+async fn three_nodes_answer_for_every_tenant_as_one() {
+    if !pigeon_storage::pg::testing::available() {
+        return;
+    }
+    let (nodes, _dir) = fleet(3, &[]);
+    let (a, b, c) = (&nodes[0], &nodes[1], &nodes[2]);
+    let t = a.create_tenant("scale").await;
+    // Operator calls naming the tenant, on other nodes: a phone added on b (its tenant in the
+    // body), the tenant read on c.
+    b.sim_phone(&t.id, "+14155550999", 0).await;
+    c.get_tenant(&t.id).await.expect(200, None);
+    let id = b.send_ok(&t.live, "+14155550100").await;
+    let m = c.wait_status(&t.live, &id, "delivered").await;
+    assert_eq!(m["to"], "+14155550100");
+    let listed = a.call("GET", "/v1/messages?limit=10", Some(&t.live), None).await.expect(200, None);
+    assert_eq!(listed.data().as_array().unwrap().len(), 1);
+
+    // The fleet: three live nodes, the tenant's owner (a, which made it) holding it.
+    let nodes_seen = c.call("GET", "/admin/v1/fleet", Some(ADMIN), None).await.expect(200, None);
+    let list = nodes_seen.data().as_array().unwrap().clone();
+    assert_eq!(list.len(), 3, "{list:?}");
+    let owner = list.iter().find(|n| n["advertise_url"] == a.base.as_str()).expect("a is listed");
+    assert!(owner["tenants_owned"].as_i64().unwrap() >= 1, "{owner}");
+    assert_eq!(list.iter().filter(|n| n["this_node"] == true).count(), 1);
+    assert!(list.iter().any(|n| n["this_node"] == true && n["advertise_url"] == c.base.as_str()));
+
+    // An idempotency key retried on another node returns the same message.
+    let send = |node: &Binary, key: &str| {
+        node.api
+            .client
+            .post(format!("{}/v1/messages", node.base))
+            .insert_header(("Authorization", format!("Bearer {}", t.live)))
+            .insert_header(("Idempotency-Key", key.to_owned()))
+            .send_json(&json!({"to": "+14155550101", "body": "once"}))
+    };
+    let first: serde_json::Value = send(b, "k-1").await.unwrap().json().await.unwrap();
+    let again: serde_json::Value = send(c, "k-1").await.unwrap().json().await.unwrap();
+    assert_eq!(first["data"]["message_id"], again["data"]["message_id"], "{first} {again}");
+
+    // A key's rate limit across the three is one node's: 10 a minute, 30 calls spread over the
+    // nodes, 10 pass.
+    let limited = a.create_key(&t.live, json!({"name": "limited", "rate_limit": 10})).await.expect(201, None);
+    let key = limited.data()["key"].as_str().unwrap().to_owned();
+    let mut passed = 0;
+    for i in 0..30 {
+        let r = nodes[i % 3].call("GET", "/v1/phones", Some(&key), None).await;
+        match r.status {
+            200 => passed += 1,
+            429 => assert_eq!(r.body["code"], "RATE_LIMIT_EXCEEDED"),
+            s => panic!("unexpected {s}: {}", r.body),
+        }
+    }
+    assert_eq!(passed, 10);
+
+    // A key revoked on one node is refused by every node at once.
+    let doomed = a.create_key(&t.live, json!({"name": "doomed"})).await.expect(201, None);
+    let (doomed_key, doomed_id) =
+        (doomed.data()["key"].as_str().unwrap().to_owned(), doomed.data()["id"].as_str().unwrap().to_owned());
+    for n in &nodes {
+        n.call("GET", "/v1/phones", Some(&doomed_key), None).await.expect(200, None);
+    }
+    c.revoke_key(&t.live, &doomed_id).await.expect(200, None);
+    for n in &nodes {
+        n.call("GET", "/v1/phones", Some(&doomed_key), None).await.expect(401, Some("INVALID_API_KEY"));
+    }
+
+    // A request posing as a node of the fleet, without its secret, is refused.
+    let forged = b
+        .api
+        .client
+        .get(format!("{}/v1/phones", b.base))
+        .insert_header(("Authorization", format!("Bearer {}", t.live)))
+        .insert_header(("x-pigeon-node", "01JAAAAAAAAAAAAAAAAAAAAAAA"))
+        .insert_header(("x-pigeon-node-time", chrono::Utc::now().timestamp().to_string()))
+        .insert_header(("x-pigeon-node-mac", "00".repeat(32)))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(forged.status(), 401);
+}
+
+/// `kill -9` of the node that owns a tenant while clients send through the others, each retrying
+/// with its `Idempotency-Key`: the tenant is served again within the lease and its rebuild (well
+/// under 10 s), every acknowledged message is there, once, and delivered.
+#[actix_web::test]
+async fn a_killed_owner_loses_nothing_and_its_tenants_move_within_seconds() {
+    if !pigeon_storage::pg::testing::available() {
+        return;
+    }
+    let (mut nodes, _dir) = fleet(3, &[("PIGEON_LEASE", "2s")]);
+    let owner = nodes.remove(0);
+    let (b, c) = (&nodes[0], &nodes[1]);
+    let t = owner.create_tenant("scale").await;
+    owner.sim_phone(&t.id, "+14155550999", 50).await;
+    let send = |node: &Binary, i: usize| {
+        let req = node
+            .api
+            .client
+            .post(format!("{}/v1/messages", node.base))
+            .insert_header(("Authorization", format!("Bearer {}", t.live)))
+            .insert_header(("Idempotency-Key", format!("k-{i}")))
+            .send_json(&json!({"to": format!("+141555502{:02}", i % 100), "body": format!("m{i}")}));
+        async move {
+            let mut r = req.await.ok()?;
+            (r.status() == 202).then_some(())?;
+            let v: serde_json::Value = r.json().await.ok()?;
+            Some(v["data"]["message_id"].as_str()?.to_owned())
+        }
+    };
+    let mut acked = Vec::new();
+    for i in 0..20 {
+        acked.push((i, send(if i % 2 == 0 { b } else { c }, i).await.expect("accepted before the kill")));
+    }
+    owner.kill9();
+    let killed = Instant::now();
+    // Clients go on through b and c, each send retried (same key) until it is accepted.
+    let mut served_again = None;
+    for i in 20..40 {
+        let node = if i % 2 == 0 { b } else { c };
+        let id = loop {
+            if let Some(id) = send(node, i).await {
+                break id;
+            }
+            assert!(killed.elapsed() < Duration::from_secs(10), "not served again within 10 s");
+            actix_web::rt::time::sleep(Duration::from_millis(100)).await;
+        };
+        served_again.get_or_insert(killed.elapsed());
+        acked.push((i, id));
+    }
+    let took = served_again.unwrap();
+    eprintln!("kill -9 of the owner: its tenant served again after {took:?}");
+    assert!(took < Duration::from_secs(10), "served again after {took:?}");
+    // A retry of a send acknowledged before the kill returns the same message.
+    assert_eq!(send(c, 0).await.as_deref(), Some(acked[0].1.as_str()));
+    for (_, id) in &acked {
+        b.wait_status_within(&t.live, id, "delivered", Duration::from_secs(20)).await;
+    }
+    let all = c.call("GET", "/v1/messages?limit=100", Some(&t.live), None).await.expect(200, None);
+    assert_eq!(all.data().as_array().unwrap().len(), 40, "each acknowledged message once");
+}
+
+/// One poll through `node`; an empty list while the tenant changes hands (503) or the node is
+/// gone.
+async fn poll_jobs(node: &Binary, token: &str) -> Vec<serde_json::Value> {
+    let r = node.call("GET", "/phone/v1/jobs?wait=1", Some(token), None).await;
+    match r.status {
+        200 => r.data().as_array().unwrap().clone(),
+        503 => {
+            actix_web::rt::time::sleep(Duration::from_millis(200)).await;
+            Vec::new()
+        }
+        s => panic!("poll answered {s}: {}", r.body),
+    }
+}
+
+/// Reports `id` delivered through `node`, retrying through a change of hands; the status.
+async fn report_delivered(node: &Binary, token: &str, id: &str) -> u16 {
+    let started = Instant::now();
+    loop {
+        let r = node.report(token, id, json!({"status": "delivered"})).await;
+        if r.status != 503 || started.elapsed() > Duration::from_secs(15) {
+            return r.status;
+        }
+        actix_web::rt::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+/// An agent polls and reports through every node while the tenant's owner is killed: no job is
+/// ever handed out twice, the jobs leased before the kill are honoured (their reports accepted by
+/// the new owner, never handed out again), and every message ends delivered.
+#[actix_web::test]
+async fn an_agent_across_the_fleet_never_gets_a_job_twice_through_a_kill() {
+    if !pigeon_storage::pg::testing::available() {
+        return;
+    }
+    let (mut nodes, _dir) = fleet(3, &[("PIGEON_LEASE", "2s")]);
+    let owner = nodes.remove(0);
+    let t = owner.create_tenant("scale").await;
+    let (_, token) = owner.agent_phone(&t.id, "+14155550999").await;
+    poll_jobs(&nodes[0], &token).await;
+    let mut sent = Vec::new();
+    for i in 0..30 {
+        sent.push(nodes[i % 2].send_ok(&t.live, &format!("+1415555{:04}", 1000 + i)).await);
+    }
+    let mut handed: std::collections::HashMap<String, usize> = Default::default();
+    // Before the kill: jobs taken through b and c, half of them reported, the rest still leased.
+    let mut leased = Vec::new();
+    while leased.len() < 10 {
+        for job in poll_jobs(&nodes[leased.len() % 2], &token).await {
+            let id = job["message_id"].as_str().unwrap().to_owned();
+            *handed.entry(id.clone()).or_default() += 1;
+            leased.push(id);
+        }
+    }
+    let (reported, kept) = leased.split_at(leased.len() / 2);
+    for id in reported {
+        assert_eq!(report_delivered(&nodes[1], &token, id).await, 200);
+    }
+    owner.kill9();
+    // The jobs leased before the kill are the agent's still: reported through the survivors.
+    for (i, id) in kept.iter().enumerate() {
+        assert_eq!(report_delivered(&nodes[i % 2], &token, id).await, 200, "{id}");
+    }
+    // The rest come through polls on both survivors, each once.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let mut round = 0;
+    while handed.len() < sent.len() {
+        assert!(Instant::now() < deadline, "{} of {} jobs handed out", handed.len(), sent.len());
+        for job in poll_jobs(&nodes[round % 2], &token).await {
+            let id = job["message_id"].as_str().unwrap().to_owned();
+            *handed.entry(id.clone()).or_default() += 1;
+            assert_eq!(report_delivered(&nodes[(round + 1) % 2], &token, &id).await, 200);
+        }
+        round += 1;
+    }
+    let twice: Vec<_> = handed.iter().filter(|(_, n)| **n > 1).collect();
+    assert!(twice.is_empty(), "jobs handed out twice: {twice:?}");
+    for id in &sent {
+        nodes[round % 2].wait_status_within(&t.live, id, "delivered", Duration::from_secs(10)).await;
+    }
+}
+
+/// The database stops under two nodes: both refuse writes with 503 `STORAGE_UNAVAILABLE`; it
+/// comes back and both heal on their own (each restarts itself in place) and serve every tenant.
+#[actix_web::test]
+async fn a_stopped_database_stops_every_node_and_all_heal_together() {
+    if !pigeon_storage::pg::testing::available() {
+        return;
+    }
+    let cluster = pigeon_storage::pg::testing::Cluster::start();
+    let url = cluster.database_url();
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("log");
+    let env = [("PIGEON_DATABASE_URL", url.as_str())];
+    let a = spawn_binary_with(&dir.path().join("a"), Some(ADMIN), &log, &env);
+    let b = spawn_binary_with(&dir.path().join("b"), Some(ADMIN), &log, &env);
+    let t = a.create_tenant("scale").await;
+    a.sim_phone(&t.id, "+14155550999", 0).await;
+    let before = b.send_ok(&t.live, "+14155550100").await;
+    a.wait_status(&t.live, &before, "delivered").await;
+
+    cluster.stop();
+    for node in [&a, &b] {
+        let r = node.send(&t.live, json!({"to": "+14155550101", "body": "while the database is away"})).await;
+        let r = r.expect(503, Some("STORAGE_UNAVAILABLE"));
+        assert!(r.header("retry-after").is_some());
+    }
+    cluster.start_again();
+    for node in [&a, &b] {
+        wait_ready_again(&node.api, Duration::from_secs(60)).await;
+    }
+    // Both serve the tenant again, whichever owns it now.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    for node in [&a, &b] {
+        let id = loop {
+            let r = node.send(&t.live, json!({"to": "+14155550102", "body": "after"})).await;
+            if r.status == 202 {
+                break r.data()["message_id"].as_str().unwrap().to_owned();
+            }
+            assert!(Instant::now() < deadline, "not serving again: {} {}", r.status, r.body);
+            actix_web::rt::time::sleep(Duration::from_millis(200)).await;
+        };
+        node.wait_status(&t.live, &id, "delivered").await;
+    }
+    let all = a.call("GET", "/v1/messages?limit=10", Some(&t.live), None).await.expect(200, None);
+    assert_eq!(all.data().as_array().unwrap().len(), 3, "the refused sends never were");
+}
