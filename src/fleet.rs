@@ -122,7 +122,7 @@ fn names_tenant_in_body(req: &ServiceRequest) -> bool {
 fn tenant_of(engine: &Engine, req: &ServiceRequest, body: Option<&[u8]>) -> Option<Ulid> {
     let path = req.path();
     let segment = |prefix: &str| path.strip_prefix(prefix)?.split('/').next()?.parse::<Ulid>().ok();
-    if let Some(t) = segment("/admin/v1/tenants/") {
+    if let Some(t) = segment("/admin/v1/tenants/").or_else(|| segment("/dashboard/admin/tenants/")) {
         return Some(t);
     }
     if let Some(k) = segment("/admin/v1/api-keys/") {

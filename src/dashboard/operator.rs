@@ -207,6 +207,28 @@ pub(super) async fn admin_node(engine: web::Data<Engine>, req: HttpRequest) -> H
                 tr { th scope="row" { (kind.replace('_', " ")) } td { (n) } }
             }
         }
+        @if engine.in_fleet() {
+            @match engine.nodes() {
+                Ok(nodes) => {
+                    table {
+                        caption { "Fleet: the live nodes on this database" }
+                        tr { th scope="col" { "Node" } th scope="col" { "Address" } th scope="col" { "Version" }
+                             th scope="col" { "Tenants owned" } th scope="col" { "Last renewal" } th scope="col" { "Started" } }
+                        @for n in &nodes {
+                            tr {
+                                td { (n.id) @if engine.node_id() == Some(n.id.as_str()) { " (this node)" } }
+                                td { (n.url) }
+                                td { (n.version) }
+                                td { (n.tenants) }
+                                td { (n.renewed_at.format("%Y-%m-%d %H:%M:%S UTC")) }
+                                td { (n.started_at.format("%Y-%m-%d %H:%M:%S UTC")) }
+                            }
+                        }
+                    }
+                }
+                Err(_) => { p.error role="alert" { "The fleet cannot be read: the database does not answer." } }
+            }
+        }
         p { "Latencies and the same counts for scraping: " a href="/metrics" { "/metrics" } " (Prometheus)." }
     };
     html_response(StatusCode::OK, page("Node", Some(&s), body))
@@ -230,7 +252,7 @@ pub(super) async fn admin_phones(
     let mut names: std::collections::HashMap<ulid::Ulid, String> = std::collections::HashMap::new();
     for p in &list {
         if let std::collections::hash_map::Entry::Vacant(e) = names.entry(p.record.tenant_id) {
-            e.insert(engine.tenant_view(p.record.tenant_id).map(|(t, _)| t.name).unwrap_or_default());
+            e.insert(engine.tenant_record(p.record.tenant_id).map(|t| t.name).unwrap_or_default());
         }
     }
     let body = html! {

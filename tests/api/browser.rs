@@ -286,3 +286,33 @@ async fn sign_in_see_the_overview_and_sign_out_in_chromium() {
     assert_eq!(c.current_url().await.unwrap().path(), "/dashboard/login");
     c.close().await.unwrap();
 }
+
+/// The operator's console on a fleet: signed in on one node, the node page lists both live nodes
+/// (this one marked) with their tenants, and a tenant owned by the other node opens here (the
+/// page is the owner's, forwarded).
+#[actix_web::test]
+async fn the_operator_console_shows_the_fleet() {
+    if !pigeon_storage::pg::testing::available() {
+        return;
+    }
+    let url = pigeon_storage::pg::testing::database_url();
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("log");
+    let env = [("PIGEON_DATABASE_URL", url.as_str())];
+    let a = spawn_binary_with(&dir.path().join("a"), Some(ADMIN), &log, &env);
+    let b = spawn_binary_with(&dir.path().join("b"), Some(ADMIN), &log, &env);
+    let t = a.create_tenant("growth").await;
+    let (_driver, op) = browser().await;
+    sign_in_with(&op, &b.base, ADMIN).await;
+    op.wait().for_element(Locator::LinkText("Node")).await.unwrap().click().await.unwrap();
+    op.wait().for_element(Locator::XPath("//caption[starts-with(text(), 'Fleet')]")).await.unwrap();
+    let page = text(&op).await;
+    assert!(page.contains(&a.base[7..]) && page.contains(&b.base[7..]), "{page}");
+    assert_eq!(page.matches("(this node)").count(), 1, "{page}");
+    let scroll = "for (const c of document.querySelectorAll('caption')) if (c.textContent.startsWith('Fleet')) c.scrollIntoView();";
+    op.execute(scroll, vec![]).await.unwrap();
+    shot(&op, "operator-fleet").await;
+    op.goto(&format!("{}/dashboard/admin/tenants/{}", b.base, t.id)).await.unwrap();
+    op.wait().for_element(Locator::XPath("//button[text()='Suspend']")).await.unwrap();
+    assert!(text(&op).await.contains("acme"));
+}

@@ -28,6 +28,11 @@ impl Engine {
         Ok((t, usage))
     }
 
+    /// A tenant's record as stored, waking no one (a name for a listing).
+    pub fn tenant_record(&self, id: Ulid) -> Result<TenantRecord, EngineError> {
+        self.inner.store.tenants().get(id)?.ok_or(EngineError::NotFound(Missing::Tenant))
+    }
+
     /// Tenants in creation order after `after`, with usage.
     pub fn list_tenants(
         &self,
