@@ -10,27 +10,18 @@
 set -euo pipefail
 bin=$(realpath "${1:-target/release/pigeon}")
 rounds=${2:-2}
-pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
-work=$(mktemp -d)
-chmod 755 "$work"
-as_pg=()
-if [ "$(id -u)" = 0 ]; then
-  chown postgres: "$work"
-  as_pg=(runuser -u postgres --)
-fi
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-port=$(free_port)
-"${as_pg[@]}" "$pgbin/initdb" -A trust -U pigeon -E UTF8 --locale=C -D "$work/data" >/dev/null
-"${as_pg[@]}" "$pgbin/pg_ctl" start -w -D "$work/data" -l "$work/pg.log" \
-  -o "-p $port -k $work -c listen_addresses=127.0.0.1 -c shared_buffers=1GB -c max_wal_size=4GB" >/dev/null
+# shellcheck source=benches/lib/pg.sh
+source "$(dirname "$0")/lib/pg.sh"
+pg_work
+pg_cluster_start
+port=$pg_port
 node=
 cleanup() {
   [ -n "$node" ] && kill "$node" 2>/dev/null || true
-  "${as_pg[@]}" "$pgbin/pg_ctl" stop -m fast -D "$work/data" >/dev/null || true
+  pg_cluster_stop
   rm -rf "$work"
 }
 trap cleanup EXIT
-sql() { psql -h 127.0.0.1 -p "$port" -U pigeon -At -d postgres -c "$1"; }
 
 # CPU seconds of the whole cluster: the postmaster, the children it reaped, and the live ones.
 pg_cpu() {

@@ -35,6 +35,9 @@ const NODE_MAC: HeaderName = HeaderName::from_static("x-pigeon-node-mac");
 /// Longest a forwarded request may take: an agent's longest poll and then some.
 const FORWARD_TIMEOUT: Duration = Duration::from_secs(pigeon_protocol::MAX_POLL_WAIT_S + 30);
 
+/// How often the lease of an owner holding a forwarded request is looked at.
+const WATCH_EVERY: Duration = Duration::from_secs(1);
+
 /// Largest answer passed back (a page of 100 messages with long texts is far below it).
 const MAX_ANSWER: usize = 64 * 1024 * 1024;
 
@@ -91,7 +94,29 @@ pub async fn forward(
             Err(e) => return Ok(req.into_response(e.error_response())),
         },
     };
-    match send_on(&engine, &req, &url, &path, body.clone()).await {
+    // While the owner holds the request, its lease is watched: an owner that stalls (paused,
+    // cut off) past its lease can commit nothing more, so the request is served here instead.
+    let owner_gone = async {
+        loop {
+            actix_web::rt::time::sleep(WATCH_EVERY).await;
+            if tenant.is_some_and(|t| matches!(engine.route(t), Ok(Route::Local))) {
+                return;
+            }
+        }
+    };
+    let answered = {
+        let sent = send_on(&engine, &req, &url, &path, body.clone());
+        match futures_util::future::select(std::pin::pin!(sent), std::pin::pin!(owner_gone)).await {
+            futures_util::future::Either::Left((answer, _)) => Some(answer),
+            futures_util::future::Either::Right(((), _)) => None,
+        }
+    };
+    let Some(answer) = answered else {
+        tracing::warn!(owner = %url, path = %req.path(), "the tenant's node stalled past its lease: served here");
+        put_back(&mut req, body);
+        return Ok(next.call(req).await?.map_into_boxed_body());
+    };
+    match answer {
         Ok(res) => Ok(req.into_response(res)),
         Err(e) => {
             // The owner did not answer. If its lease ran out meanwhile (it died), this node takes

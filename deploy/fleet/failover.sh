@@ -16,15 +16,9 @@
 # Needs: apt-get install postgresql patroni etcd-server python3.
 set -euo pipefail
 bin=$(realpath "${1:-target/release/pigeon}")
-pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
-work=$(mktemp -d)
-chmod 755 "$work"
-as_pg=()
-if [ "$(id -u)" = 0 ]; then
-  chown postgres: "$work"
-  as_pg=(runuser -u postgres --)
-fi
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# shellcheck source=benches/lib/pg.sh
+source "$(dirname "$0")/../../benches/lib/pg.sh"
+pg_work
 ec=$(free_port); ep=$(free_port)
 p1=$(free_port); p2=$(free_port); r1=$(free_port); r2=$(free_port)
 pids=()

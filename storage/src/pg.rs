@@ -298,9 +298,9 @@ impl Pg {
     }
 
     /// Tenants that need an owner and have none (see [`Fleet::orphans`]).
-    pub(crate) fn orphans(&self, limit: i64) -> Result<Vec<ulid::Ulid>, StoreError> {
+    pub(crate) fn orphans(&self, limit: i64, work_lists: bool) -> Result<Vec<ulid::Ulid>, StoreError> {
         let (fleet, pool) = (self.fleet.clone(), self.pool.clone());
-        self.run(async move { fleet.orphans(&pool, limit).await })
+        self.run(async move { fleet.orphans(&pool, limit, work_lists).await })
     }
 
     /// The live nodes.
@@ -309,11 +309,12 @@ impl Pg {
         self.run(async move { fleet.nodes(&pool).await })
     }
 
-    /// Lets this node's leases go (a graceful stop, after the last commit).
-    pub(crate) fn release(&self) -> Result<(), StoreError> {
+    /// Lets this node's leases go (a graceful stop, after the last commit); `owing`: the
+    /// tenants that still owe work.
+    pub(crate) fn release(&self, owing: Vec<Vec<u8>>) -> Result<(), StoreError> {
         let _ = self.closing.send(true);
         let (fleet, pool) = (self.fleet.clone(), self.pool.clone());
-        self.run(async move { fleet.release(&pool).await })
+        self.run(async move { fleet.release(&pool, owing).await })
     }
 
     /// Whether writes are refused (a commit failed, or a lease was lost).

@@ -53,6 +53,8 @@ impl Engine {
         let Some(fleet) = self.inner.store.fleet() else { return Ok(()) };
         let every = fleet.lease() / 2;
         let weak = std::sync::Arc::downgrade(&self.inner);
+        // The work lists are scanned at start, until a scan finds less than a batch.
+        let mut scan_lists = true;
         std::thread::Builder::new().name("pigeon-adopt".into()).spawn(move || loop {
             std::thread::sleep(every);
             let Some(inner) = weak.upgrade() else { return };
@@ -60,8 +62,9 @@ impl Engine {
             if engine.inner.stopping.load(std::sync::atomic::Ordering::Relaxed) {
                 return;
             }
-            match engine.inner.store.orphans(ADOPT_BATCH) {
+            match engine.inner.store.orphans(ADOPT_BATCH, scan_lists) {
                 Ok(tenants) => {
+                    scan_lists &= tenants.len() >= ADOPT_BATCH;
                     for t in tenants {
                         match engine.tenant(t) {
                             Ok(_) => tracing::info!(tenant = %t, "took a tenant that had no node"),

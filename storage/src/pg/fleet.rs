@@ -27,6 +27,9 @@ use ulid::Ulid;
 use super::db_err;
 use crate::StoreError;
 
+mod home;
+use home::Home;
+
 /// What a node says of itself to the fleet.
 #[derive(Debug, Clone)]
 pub struct FleetConfig {
@@ -43,63 +46,6 @@ pub struct FleetConfig {
     /// itself) takes the leases of the node that ran there before at once, instead of waiting
     /// for them to expire (see [`Home`]).
     pub home: Option<std::path::PathBuf>,
-}
-
-/// `<home>/fleet-node`: the id of the node running in a directory, locked (`flock`) while it runs.
-/// Holding the lock proves the node named in the file is dead (the kernel lets go of a dead
-/// process's locks), so its leases can be taken at once: a restart does not leave its tenants
-/// waiting out the lease.
-struct Home {
-    file: std::fs::File,
-    /// The node that ran here before.
-    predecessor: Option<String>,
-}
-
-impl Home {
-    /// Locks the file, waiting up to three seconds for a node still stopping there.
-    fn claim(dir: &std::path::Path) -> Result<Self, StoreError> {
-        use std::io::Read;
-        let fail =
-            |e: std::io::Error| StoreError::Database(format!("{}: {e}", dir.join("fleet-node").display()));
-        std::fs::create_dir_all(dir).map_err(fail)?;
-        let mut file = std::fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(dir.join("fleet-node"))
-            .map_err(fail)?;
-        #[cfg(target_os = "linux")]
-        {
-            use rustix::fs::{flock, FlockOperation};
-            let started = Instant::now();
-            while let Err(e) = flock(&file, FlockOperation::NonBlockingLockExclusive) {
-                if started.elapsed() > Duration::from_secs(3) {
-                    return Err(StoreError::Database(format!(
-                        "another pigeon node runs in {} ({e})",
-                        dir.display()
-                    )));
-                }
-                std::thread::sleep(Duration::from_millis(50));
-            }
-        }
-        let mut text = String::new();
-        file.read_to_string(&mut text).map_err(fail)?;
-        let predecessor = Some(text.trim().to_owned()).filter(|t| !t.is_empty());
-        Ok(Self { file, predecessor })
-    }
-
-    /// Writes this node's id for its successor.
-    fn name(&self, id: &str) -> Result<(), StoreError> {
-        use std::io::{Seek, Write};
-        let mut f = &self.file;
-        let done = f
-            .set_len(0)
-            .and_then(|()| f.rewind())
-            .and_then(|()| f.write_all(id.as_bytes()))
-            .and_then(|()| f.sync_data());
-        done.map_err(|e| StoreError::Database(format!("cannot record the node's id: {e}")))
-    }
 }
 
 #[cfg(any(test, feature = "pg-testing"))]
@@ -342,7 +288,7 @@ impl Fleet {
             Some(r) => {
                 let epoch: i64 = r.get::<_, i64>(2) + 1;
                 tx.execute(
-                    "UPDATE pigeon.leases SET node = $2, url = $3, epoch = $4, \
+                    "UPDATE pigeon.leases SET node = $2, url = $3, epoch = $4, owes = false, \
                      expires_at = clock_timestamp() + $5 * interval '1 millisecond' WHERE tenant = $1",
                     &[&key, &self.id, &self.config.advertise_url, &epoch, &ms],
                 )
@@ -406,13 +352,15 @@ impl Fleet {
     }
 
     /// Lets every lease of this node expire now, and says the node stopped: at a graceful stop,
-    /// after the last commit, so the next owner need not wait for the lease.
-    pub(super) async fn release(&self, pool: &Pool) -> Result<(), StoreError> {
+    /// after the last commit, so the next owner need not wait for the lease. The tenants in
+    /// `owing` still owe work (on disk by now): the other nodes take them (`orphans`).
+    pub(super) async fn release(&self, pool: &Pool, owing: Vec<Vec<u8>>) -> Result<(), StoreError> {
         let _turn = self.turn.lock().await;
         let c = pool.get().await.map_err(db_err)?;
         c.execute(
-            "UPDATE pigeon.leases SET expires_at = clock_timestamp() - interval '1 millisecond' WHERE node = $1",
-            &[&self.id],
+            "UPDATE pigeon.leases SET expires_at = clock_timestamp() - interval '1 millisecond', \
+             owes = (tenant = ANY($2::bytea[])) WHERE node = $1",
+            &[&self.id, &owing],
         )
         .await
         .map_err(db_err)?;
@@ -426,26 +374,34 @@ impl Fleet {
     }
 
     /// Tenants that need an owner and have none: those of nodes that died (their leases ran out,
-    /// or they ran in this node's directory before), and those with work owed on disk (messages
-    /// for phones, webhook deliveries, held messages) whose lease no node holds. A node that
-    /// stops gracefully writes all its work to disk first, so its idle tenants stay unowned.
-    pub(super) async fn orphans(&self, pool: &Pool, limit: i64) -> Result<Vec<Ulid>, StoreError> {
+    /// or they ran in this node's directory before), and those a node that stopped gracefully
+    /// left owing work (`owes`). With `work_lists`, also every tenant owing work on disk that no
+    /// node holds (a scan of the work lists, so only once, at start: it finds work a database
+    /// kept from before it had leases).
+    pub(super) async fn orphans(
+        &self,
+        pool: &Pool,
+        limit: i64,
+        work_lists: bool,
+    ) -> Result<Vec<Ulid>, StoreError> {
         let c = pool.get().await.map_err(db_err)?;
         let predecessor = self.predecessor.clone().unwrap_or_default();
-        let stmt = c
-            .prepare_cached(
-                "SELECT l.tenant FROM pigeon.leases l WHERE (l.expires_at < clock_timestamp() OR l.node = $1) \
-                 AND l.node <> $2 AND NOT EXISTS (SELECT 1 FROM pigeon.nodes n WHERE n.id = l.node AND n.stopped_at IS NOT NULL) \
-                 UNION \
-                 SELECT w.t FROM (SELECT substring(v FROM 1 FOR 16) AS t FROM pigeon.pending \
-                   UNION SELECT substring(v FROM 1 FOR 16) FROM pigeon.due \
-                   UNION SELECT substring(k FROM 9 FOR 16) FROM pigeon.schedule) w \
+        let leases =
+            "SELECT l.tenant FROM pigeon.leases l WHERE (l.expires_at < clock_timestamp() OR l.node = $1) \
+             AND l.node <> $2 AND (l.owes OR NOT EXISTS \
+             (SELECT 1 FROM pigeon.nodes n WHERE n.id = l.node AND n.stopped_at IS NOT NULL))";
+        let sql = if work_lists {
+            format!(
+                "{leases} UNION SELECT w.t FROM (SELECT substring(v FROM 1 FOR 16) AS t FROM pigeon.pending \
+                 UNION SELECT substring(v FROM 1 FOR 16) FROM pigeon.due \
+                 UNION SELECT substring(k FROM 9 FOR 16) FROM pigeon.schedule) w \
                  WHERE length(w.t) = 16 AND NOT EXISTS (SELECT 1 FROM pigeon.leases l WHERE l.tenant = w.t \
-                   AND l.expires_at > clock_timestamp() AND l.node <> $1) \
-                 LIMIT $3",
+                 AND l.expires_at > clock_timestamp() AND l.node <> $1) LIMIT $3"
             )
-            .await
-            .map_err(db_err)?;
+        } else {
+            format!("{leases} LIMIT $3")
+        };
+        let stmt = c.prepare_cached(&sql).await.map_err(db_err)?;
         let rows = c.query(&stmt, &[&predecessor, &self.id, &limit]).await.map_err(db_err)?;
         Ok(rows
             .iter()

@@ -86,7 +86,8 @@ CREATE TABLE pigeon.leases (
     node text NOT NULL,
     url text NOT NULL,
     epoch bigint NOT NULL,
-    expires_at timestamptz NOT NULL
+    expires_at timestamptz NOT NULL,
+    owes boolean NOT NULL DEFAULT false
 ) WITH (fillfactor = 70);
 CREATE INDEX leases_node ON pigeon.leases (node);
 "#,

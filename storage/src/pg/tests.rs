@@ -180,7 +180,7 @@ fn a_tenant_is_one_nodes_at_a_time_and_commits_are_fenced() {
     assert_eq!(nodes.len(), 3, "{nodes:?}");
     // A graceful stop lets the lease go; the next node takes it at once, and a stale write of
     // the old owner is fenced.
-    a.release().unwrap();
+    a.release(Vec::new()).unwrap();
     assert_eq!(fresh.acquire(tenant).unwrap(), Acquired::Taken { previous: Some(a_id.clone()) });
     assert!(matches!(b.owner(tenant).unwrap(), Owner::Node { url, .. } if url == "http://127.0.0.1:3"));
     assert!(!fresh.nodes().unwrap().iter().any(|n| n.id == a_id), "a stopped node is not listed");
@@ -259,4 +259,48 @@ fn a_node_restarted_in_its_directory_takes_its_leases_at_once() {
             .expect("one node per directory")
             .to_string();
     assert!(e.contains("another pigeon node runs in"), "{e}");
+}
+
+/// Who needs an owner: a dead node's tenants, and of a node that stopped gracefully only those
+/// it left owing work; with the work lists, also a tenant owing work that never had a lease.
+#[test]
+fn orphans_are_a_dead_nodes_tenants_and_those_left_owing_work() {
+    if !testing::available() {
+        return;
+    }
+    let url = testing::database_url();
+    let config = || FleetConfig {
+        advertise_url: "http://127.0.0.1:5".into(),
+        lease: Duration::from_millis(1500),
+        version: "test".into(),
+        fence: true,
+        home: None,
+    };
+    let t = |n: u128| ulid::Ulid::from_parts(4, n);
+    let (dead, stopped, survivor) = (
+        Pg::connect(&url, 1, 1 << 20, config(), |_| {}).unwrap(),
+        Pg::connect(&url, 1, 1 << 20, config(), |_| {}).unwrap(),
+        Pg::connect(&url, 1, 1 << 20, config(), |_| {}).unwrap(),
+    );
+    for (node, n) in [(&dead, 1), (&dead, 2), (&stopped, 3), (&stopped, 4)] {
+        assert!(matches!(node.acquire(t(n)).unwrap(), Acquired::Taken { .. }));
+    }
+    // A tenant with a message owed on disk and no lease (a database from before the fleet).
+    let mut pending = vec![9u8; 32];
+    pending[16..].copy_from_slice(&t(5).to_bytes());
+    let before_leases = Pg::connect(&url, 1, 1 << 20, FleetConfig::unfenced(), |_| {}).unwrap();
+    before_leases.tree("pending").unwrap().write(&pending, Some(IVec::from(&t(5).to_bytes()[..])));
+    before_leases.flush().unwrap();
+    assert!(survivor.orphans(100, false).unwrap().is_empty(), "live leases are nobody's to take");
+    stopped.release(vec![t(4).to_bytes().to_vec()]).unwrap();
+    let _ = dead.closing.send(true);
+    std::thread::sleep(Duration::from_millis(1_800));
+    let mut found = survivor.orphans(100, false).unwrap();
+    found.sort();
+    assert_eq!(found, vec![t(1), t(2), t(4)]);
+    let mut with_lists = survivor.orphans(100, true).unwrap();
+    with_lists.sort();
+    assert_eq!(with_lists, vec![t(1), t(2), t(4), t(5)]);
+    assert!(matches!(survivor.acquire(t(4)).unwrap(), Acquired::Taken { .. }));
+    assert!(!survivor.orphans(100, true).unwrap().contains(&t(4)), "taken, and no longer owing");
 }

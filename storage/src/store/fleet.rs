@@ -54,11 +54,24 @@ impl Store {
 
     /// Up to `limit` tenants that need an owner and have none: a dead node's, and those owing
     /// work that no node holds (empty on sled, where every tenant is this node's).
-    pub fn orphans(&self, limit: usize) -> Result<Vec<Ulid>, StoreError> {
+    /// With `work_lists`, also tenants owing work on disk that no node holds (a scan: only at
+    /// start).
+    pub fn orphans(&self, limit: usize, work_lists: bool) -> Result<Vec<Ulid>, StoreError> {
         match &self.inner.engine {
-            tree::Engine::Pg(pg) => pg.orphans(limit as i64),
+            tree::Engine::Pg(pg) => pg.orphans(limit as i64, work_lists),
             tree::Engine::Sled(_) => Ok(Vec::new()),
         }
+    }
+
+    /// The tenants that owe work: messages for phones, webhook deliveries, held messages,
+    /// running campaigns.
+    fn owing(&self) -> Result<Vec<Vec<u8>>, StoreError> {
+        let mut owing: std::collections::BTreeSet<Ulid> = std::collections::BTreeSet::new();
+        owing.extend(self.inner.lists.pending.entries()?.into_iter().map(|(_, t)| t));
+        owing.extend(self.inner.lists.due.entries()?.into_iter().map(|(_, t)| t));
+        owing.extend(self.messages().scheduled()?.into_iter().map(|h| h.tenant_id));
+        owing.extend(self.campaigns().running()?.into_iter().map(|c| c.tenant_id));
+        Ok(owing.into_iter().map(|t| t.to_bytes().to_vec()).collect())
     }
 
     /// The fleet's live nodes (empty on sled).
@@ -80,6 +93,6 @@ impl Store {
         self.inner.lists.due.move_old(u64::MAX)?;
         self.inner.lists.tick()?;
         pg.flush().map_err(StoreError::Flush)?;
-        pg.release()
+        pg.release(self.owing()?)
     }
 }
