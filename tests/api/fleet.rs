@@ -70,6 +70,7 @@ async fn three_nodes_answer_for_every_tenant_as_one() {
     let limited = a.create_key(&t.live, json!({"name": "limited", "rate_limit": 10})).await.expect(201, None);
     let key = limited.data()["key"].as_str().unwrap().to_owned();
     let mut passed = 0;
+    let started = Instant::now();
     for i in 0..30 {
         let r = nodes[i % 3].call("GET", "/v1/phones", Some(&key), None).await;
         match r.status {
@@ -78,7 +79,9 @@ async fn three_nodes_answer_for_every_tenant_as_one() {
             s => panic!("unexpected {s}: {}", r.body),
         }
     }
-    assert_eq!(passed, 10);
+    // One cell comes back every 6 s: a slow run may earn one more, three limiters would pass 30.
+    let allowed = 10 + (started.elapsed().as_secs_f64() / 6.0) as usize;
+    assert!((10..=allowed).contains(&passed), "{passed} passed, {allowed} allowed");
 
     // A key revoked on one node is refused by every node at once.
     let doomed = a.create_key(&t.live, json!({"name": "doomed"})).await.expect(201, None);
