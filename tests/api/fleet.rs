@@ -383,3 +383,41 @@ async fn a_paused_node_loses_its_tenants_and_comes_back_without_them() {
     let said = std::fs::read_to_string(dir.path().join("log")).unwrap();
     assert!(said.contains("no longer this node's"), "a said why it stopped writing");
 }
+
+/// A node killed and started again in its own directory joins the fleet again and takes back its
+/// tenants at once, not when their (here 30 s) leases run out: it knows the node that ran there
+/// before is dead. The other node forwards to it at its new address.
+#[actix_web::test]
+async fn a_node_started_again_in_its_directory_joins_and_takes_its_tenants_at_once() {
+    if !pigeon_storage::pg::testing::available() {
+        return;
+    }
+    let url = pigeon_storage::pg::testing::database_url();
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("log");
+    let env = [("PIGEON_DATABASE_URL", url.as_str()), ("PIGEON_LEASE", "30s")];
+    let a = spawn_binary_with(&dir.path().join("a"), Some(ADMIN), &log, &env);
+    let b = spawn_binary_with(&dir.path().join("b"), Some(ADMIN), &log, &env);
+    let t = a.create_tenant("scale").await;
+    a.sim_phone(&t.id, "+14155550999", 0).await;
+    let before = b.send_ok(&t.live, "+14155550100").await;
+    a.kill9();
+    let a = spawn_binary_with(&dir.path().join("a"), Some(ADMIN), &log, &env);
+    let back = Instant::now();
+    let id = loop {
+        let r = b.send(&t.live, json!({"to": "+14155550101", "body": "after a's restart"})).await;
+        if r.status == 202 {
+            break r.data()["message_id"].as_str().unwrap().to_owned();
+        }
+        assert_eq!(r.status, 503, "{}", r.body);
+        assert!(back.elapsed() < Duration::from_secs(10), "the tenant waited for its lease");
+        actix_web::rt::time::sleep(Duration::from_millis(100)).await;
+    };
+    for id in [&before, &id] {
+        a.wait_status(&t.live, id, "delivered").await;
+    }
+    let nodes = b.call("GET", "/admin/v1/fleet", Some(ADMIN), None).await.expect(200, None);
+    let list = nodes.data().as_array().unwrap().clone();
+    let owner = list.iter().find(|n| n["advertise_url"] == a.base.as_str()).expect("a is listed again");
+    assert_eq!(owner["tenants_owned"], 1, "{list:?}");
+}

@@ -55,28 +55,39 @@ impl Engine {
         let weak = std::sync::Arc::downgrade(&self.inner);
         // The work lists are scanned at start, until a scan finds less than a batch.
         let mut scan_lists = true;
+        // The first round runs at once: a node restarted in its directory takes the tenants of
+        // the node that ran there before without waiting for a client or a round.
         std::thread::Builder::new().name("pigeon-adopt".into()).spawn(move || loop {
-            std::thread::sleep(every);
-            let Some(inner) = weak.upgrade() else { return };
-            let engine = Engine { inner };
-            if engine.inner.stopping.load(std::sync::atomic::Ordering::Relaxed) {
-                return;
+            {
+                let Some(inner) = weak.upgrade() else { return };
+                let engine = Engine { inner };
+                if engine.inner.stopping.load(std::sync::atomic::Ordering::Relaxed) {
+                    return;
+                }
+                engine.adopt_round(&mut scan_lists);
             }
-            match engine.inner.store.orphans(ADOPT_BATCH, scan_lists) {
-                Ok(tenants) => {
-                    scan_lists &= tenants.len() >= ADOPT_BATCH;
-                    for t in tenants {
-                        match engine.tenant(t) {
-                            Ok(_) => tracing::info!(tenant = %t, "took a tenant that had no node"),
-                            Err(EngineError::Elsewhere(_)) | Err(EngineError::NotFound(_)) => {}
-                            Err(e) => tracing::warn!(error = %e, tenant = %t, "cannot take a tenant that has no node"),
+            std::thread::sleep(every);
+        })?;
+        Ok(())
+    }
+
+    /// One round of the adopter: finds the tenants that need an owner and takes them.
+    fn adopt_round(&self, scan_lists: &mut bool) {
+        match self.inner.store.orphans(ADOPT_BATCH, *scan_lists) {
+            Ok(tenants) => {
+                *scan_lists &= tenants.len() >= ADOPT_BATCH;
+                for t in tenants {
+                    match self.tenant(t) {
+                        Ok(_) => tracing::info!(tenant = %t, "took a tenant that had no node"),
+                        Err(EngineError::Elsewhere(_)) | Err(EngineError::NotFound(_)) => {}
+                        Err(e) => {
+                            tracing::warn!(error = %e, tenant = %t, "cannot take a tenant that has no node")
                         }
                     }
                 }
-                Err(e) => tracing::debug!(error = %e, "cannot look for tenants without a node"),
             }
-        })?;
-        Ok(())
+            Err(e) => tracing::debug!(error = %e, "cannot look for tenants without a node"),
+        }
     }
 
     /// Whether this node is one of a fleet (the PostgreSQL store).
