@@ -126,6 +126,9 @@ pub struct Fleet {
     secret: Vec<u8>,
     /// Tenants this node holds, with the epoch it took each at.
     pub(super) held: RwLock<HashMap<[u8; 16], i64>>,
+    /// Tenants taken whose rebuild (the previous node's work and counters read back) is not done:
+    /// held for fencing, but not yet this node's to answer for ([`Fleet::holds`]).
+    rebuilding: Mutex<std::collections::HashSet<[u8; 16]>>,
     /// Until when the leases are surely live (the last renewal's start plus the lease, less a
     /// margin): past it the node acts for no tenant until a renewal succeeds.
     valid_until: Mutex<Instant>,
@@ -183,6 +186,7 @@ impl Fleet {
             config,
             secret,
             held: RwLock::default(),
+            rebuilding: Mutex::default(),
             valid_until,
             turn: tokio::sync::Mutex::new(()),
             lost: Default::default(),
@@ -219,7 +223,9 @@ impl Fleet {
             return true;
         }
         let Ok(t) = <[u8; 16]>::try_from(tenant) else { return false };
-        self.held.read().unwrap().contains_key(&t) && Instant::now() < *self.valid_until.lock().unwrap()
+        self.held.read().unwrap().contains_key(&t)
+            && Instant::now() < *self.valid_until.lock().unwrap()
+            && !self.rebuilding.lock().unwrap().contains(&t)
     }
 
     /// Whether the tenant's lease was taken by this node (live or not).
@@ -231,6 +237,11 @@ impl Fleet {
     /// cannot vouch for now means renewals are failing (the database does not answer).
     pub fn took(&self, tenant: Ulid) -> bool {
         self.taken(&tenant.to_bytes())
+    }
+
+    /// The tenant taken last is rebuilt: from now on this node answers for it.
+    pub(crate) fn rebuilt(&self, tenant: Ulid) {
+        self.rebuilding.lock().unwrap().remove(&tenant.to_bytes());
     }
 
     /// How many tenants this node holds.
@@ -313,6 +324,7 @@ impl Fleet {
             }
         };
         tx.commit().await.map_err(db_err)?;
+        self.rebuilding.lock().unwrap().insert(tenant.to_bytes());
         self.held.write().unwrap().insert(tenant.to_bytes(), epoch);
         Ok(Acquired::Taken { previous })
     }

@@ -40,11 +40,17 @@ impl Store {
             let lists = &self.inner.lists;
             // The previous owner's mark; a tenant never leased scans from the mark of the
             // database's single node, if it had one, else from its first record.
-            let from = match previous {
-                Some(p) => lists.mark_at(&mark::mark_key(Some(p)))?,
-                None => lists.mark_at(mark::MARK)?,
-            };
-            let listed = lists.list_since(&tenant.to_bytes(), from.unwrap_or(0))?;
+            let rebuilt = (|| {
+                let from = match previous {
+                    Some(p) => lists.mark_at(&mark::mark_key(Some(p)))?,
+                    None => lists.mark_at(mark::MARK)?,
+                };
+                lists.list_since(&tenant.to_bytes(), from.unwrap_or(0))
+            })();
+            // Until now the node did not answer for the tenant (`Fleet::holds`): nothing read
+            // its counters before they were raised.
+            pg.fleet().rebuilt(tenant);
+            let listed = rebuilt?;
             if listed > 0 {
                 tracing::info!(%tenant, listed, "listed again the work the tenant's previous node held in memory");
             }
