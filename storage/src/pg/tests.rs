@@ -212,6 +212,8 @@ fn an_expired_lease_is_taken_over() {
     .unwrap();
     let tenant = ulid::Ulid::from_parts(2, 0xdef);
     assert_eq!(a.acquire(tenant).unwrap(), Acquired::Taken { previous: None });
+    assert!(!a.fleet().holds(tenant), "not this node's to answer for until rebuilt");
+    a.fleet().rebuilt(tenant);
     let b = Pg::connect(&url, 2, 1 << 20, config(60_000), |_| {}).unwrap();
     // Renewed every 200 ms, the lease stays a's well past its length.
     std::thread::sleep(Duration::from_millis(1_500));
