@@ -215,14 +215,10 @@ impl Fleet {
 
     /// Whether this node holds the tenant's lease and knows it to be live.
     pub fn holds(&self, tenant: Ulid) -> bool {
-        self.holds_bytes(&tenant.to_bytes())
-    }
-
-    pub(super) fn holds_bytes(&self, tenant: &[u8]) -> bool {
         if !self.config.fence {
             return true;
         }
-        let Ok(t) = <[u8; 16]>::try_from(tenant) else { return false };
+        let t = tenant.to_bytes();
         self.held.read().unwrap().contains_key(&t)
             && Instant::now() < *self.valid_until.lock().unwrap()
             && !self.rebuilding.lock().unwrap().contains(&t)
@@ -249,11 +245,8 @@ impl Fleet {
         self.held.read().unwrap().len()
     }
 
-    /// Who owns `tenant` now, by the database.
+    /// Who owns `tenant` by the database (the caller asked [`Fleet::holds`] first).
     pub(super) async fn owner(&self, pool: &Pool, tenant: Ulid) -> Result<Owner, StoreError> {
-        if self.holds(tenant) {
-            return Ok(Owner::Me);
-        }
         let c = pool.get().await.map_err(db_err)?;
         let stmt = c
             .prepare_cached(
