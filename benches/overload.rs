@@ -145,6 +145,13 @@ fn taken_buckets(url: &str) -> Vec<(f64, u64)> {
         .collect()
 }
 
+/// The share of the sends taken between two readings that took at most `le` seconds.
+fn taken_share(before: &[(f64, u64)], after: &[(f64, u64)], le: f64) -> f64 {
+    let count = |v: &[(f64, u64)], le: f64| v.iter().find(|b| b.0 == le).map_or(0, |b| b.1);
+    let total = after.last().map_or(0, |b| b.1) - before.last().map_or(0, |b| b.1);
+    (count(after, le) - count(before, le)) as f64 / total.max(1) as f64
+}
+
 /// The bucket bound (ms) under which a share `q` of the sends taken between two readings fell.
 fn taken_quantile(before: &[(f64, u64)], after: &[(f64, u64)], q: f64) -> f64 {
     let count = |v: &[(f64, u64)], le: f64| v.iter().find(|b| b.0 == le).map_or(0, |b| b.1);
@@ -268,6 +275,12 @@ fn main() {
             "  the node's accept time of every send taken meanwhile (body in to answer): p50 <= {} ms, p99 <= {} ms",
             taken_quantile(&before, &after, 0.5),
             taken_quantile(&before, &after, 0.99)
+        );
+        println!(
+            "  of them within 10 ms {:.1} %, 25 ms {:.1} %, 50 ms {:.1} %",
+            100.0 * taken_share(&before, &after, 0.01),
+            100.0 * taken_share(&before, &after, 0.025),
+            100.0 * taken_share(&before, &after, 0.05)
         );
         std::thread::sleep(Duration::from_secs(3));
         let _ = phase_peak();

@@ -25,6 +25,11 @@ pub(crate) struct Phase {
     pub(crate) elapsed: Duration,
 }
 
+/// A text of `chars` characters: "load test message " over and over.
+fn text(chars: usize) -> Arc<str> {
+    "load test message ".chars().cycle().take(chars).collect::<String>().into()
+}
+
 /// One connection's loop: sends until `end`, at `interval` when open loop.
 #[allow(clippy::too_many_arguments)]
 pub(crate) async fn connection(
@@ -40,6 +45,7 @@ pub(crate) async fn connection(
     budget: Option<Budget>,
     tracker: Option<Shared>,
     progress: Option<indicatif::ProgressBar>,
+    text: Arc<str>,
 ) -> Phase {
     let client = awc::Client::builder().timeout(Duration::from_secs(30)).finish();
     let mut p = Phase { latency: Some(histogram()), ..Phase::default() };
@@ -59,7 +65,7 @@ pub(crate) async fn connection(
         }
         let to = format!("+1415555{:04}", (c as u64 * 7919 + n) % 5000);
         n += 1;
-        let body = json!({"to": to, "body": "load test message"});
+        let body = json!({"to": to, "body": &*text});
         let res = client
             .post(format!("{base}{path}"))
             .insert_header(("Authorization", format!("Bearer {key}")))
@@ -142,10 +148,17 @@ pub(crate) async fn drive(
     let interval = args.rate.map(|r| Duration::from_secs_f64(conns as f64 / r.max(1) as f64));
     let budget = args.messages.map(|total| Budget { claimed: Arc::default(), total });
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).min(conns);
+    let text = text(args.text_chars.into());
     let workers: Vec<_> = (0..threads)
         .map(|w| {
-            let (base, key, tracker, progress, budget) =
-                (base.to_owned(), key.to_owned(), tracker.clone(), progress.clone(), budget.clone());
+            let (base, key, tracker, progress, budget, text) = (
+                base.to_owned(),
+                key.to_owned(),
+                tracker.clone(),
+                progress.clone(),
+                budget.clone(),
+                text.clone(),
+            );
             std::thread::spawn(move || {
                 actix_web::rt::System::new().block_on(async move {
                     let tasks: Vec<_> = (w..conns)
@@ -164,6 +177,7 @@ pub(crate) async fn drive(
                                 budget.clone(),
                                 tracker.clone(),
                                 progress.clone(),
+                                text.clone(),
                             ))
                         })
                         .collect();
@@ -217,4 +231,16 @@ pub(crate) fn bar(args: &LoadArgs, what: &str) -> Option<indicatif::ProgressBar>
     pb.set_style(indicatif::ProgressStyle::with_template(template).expect("template").progress_chars("=> "));
     pb.set_message(what.to_owned());
     Some(pb)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_text_has_the_length_asked_for() {
+        assert_eq!(&*text(17), "load test message");
+        assert_eq!(text(1000).chars().count(), 1000);
+        assert!(text(1000).starts_with("load test message load"));
+    }
 }

@@ -72,6 +72,10 @@ pub struct LoadArgs {
     /// Sim phone latency, milliseconds.
     #[arg(long, default_value_t = 0)]
     pub sim_latency_ms: u64,
+    /// Each text's length in characters (1–10,000), to load the store as long texts do: sled
+    /// writes a leaf of long texts to a blob file of its own.
+    #[arg(long, default_value_t = 17, value_parser = clap::value_parser!(u16).range(1..=10_000))]
+    pub text_chars: u16,
     /// How long to wait for webhooks after sending stops.
     #[arg(long, default_value = "10s", value_parser = parse_duration)]
     pub drain: Duration,

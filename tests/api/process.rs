@@ -221,7 +221,8 @@ async fn a_loadtest_smoke_run_completes_with_nothing_lost() {
 #[actix_web::test]
 async fn a_loadtest_backlog_survives_a_kill_and_comes_back_in_the_queue_gauges() {
     let (_, r) =
-        loadtest(&["--warmup", "0s", "--messages", "300", "--connections", "4", "--backlog", "--restart"]);
+        // Long texts, as a tenant's may be: each one 1,500 characters.
+        loadtest(&["--warmup", "0s", "--messages", "300", "--connections", "4", "--backlog", "--restart", "--text-chars", "1500"]);
     assert_eq!(r["accepted"], 300, "--messages stops at 300: {r}");
     assert_eq!(r["backlog"], 300, "{r}");
     assert_eq!(r["errors_5xx"], 0, "{r}");
