@@ -28,22 +28,8 @@ const ADMIN: &str = "svc_admin_overload_bench_token_0123456789";
 /// wrk's connections, all of one tenant.
 const CONNS: usize = 1024;
 
-/// wrk's script: every request a send to one of 5,000 numbers; counts answers by status.
-const SCRIPT: &str = r#"
-local n = 0
-function init(args)
-  wrk.method = "POST"
-  wrk.headers["Content-Type"] = "application/json"
-  wrk.headers["Authorization"] = "Bearer " .. os.getenv("PIGEON_KEY")
-end
-function delay()
-  return tonumber(os.getenv("WRK_DELAY_MS") or "0")
-end
-function request()
-  n = n + 1
-  return wrk.format(nil, "/v1/messages", nil, string.format('{"to":"+1415555%04d","body":"overload"}', n % 5000))
-end
-"#;
+/// wrk's script: every request a send to one of 5,000 numbers.
+const SCRIPT: &str = include_str!("lib/send.lua");
 
 /// Puts every thread of the server `pid` on CPU 0 and this process (whose children, wrk and the
 /// harness, inherit it) on the rest.

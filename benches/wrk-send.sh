@@ -33,23 +33,12 @@ admin PATCH "/admin/v1/tenants/$tid" '{"quiet_hours":{"enabled":false},"new_cont
 for p in 1 2 3 4; do
   admin POST /admin/v1/phones "{\"tenant_id\":\"$tid\",\"number\":\"+1555010000$p\",\"driver\":\"sim\",\"daily_limit\":100000000,\"sim\":{\"latency_ms\":0}}" >/dev/null
 done
-cat >"$work/send.lua" <<'LUA'
-local n = 0
-function init(args)
-  wrk.method = "POST"
-  wrk.headers["Content-Type"] = "application/json"
-  wrk.headers["Authorization"] = "Bearer " .. os.getenv("PIGEON_KEY")
-end
-function request()
-  n = n + 1
-  return wrk.format(nil, "/v1/messages", nil, string.format('{"to":"+1415555%04d","body":"load test message"}', n % 5000))
-end
-LUA
-PIGEON_KEY=$key wrk -t 2 -c 50 -d 2s -s "$work/send.lua" "$url" >/dev/null
+script="$(dirname "$0")/lib/send.lua"
+PIGEON_KEY=$key wrk -t 2 -c 50 -d 2s -s "$script" "$url" >/dev/null
 echo "| run | answers/s | p50 | p99 | max | non-2xx |"
 echo "|---|---|---|---|---|---|"
 for r in $(seq "$runs"); do
-  out=$(PIGEON_KEY=$key wrk -t 2 -c 50 -d 10s --latency -s "$work/send.lua" "$url")
+  out=$(PIGEON_KEY=$key wrk -t 2 -c 50 -d 10s --latency -s "$script" "$url")
   rps=$(awk '/Requests\/sec/ {print $2}' <<<"$out")
   p50=$(awk '$1 == "50%" {print $2}' <<<"$out")
   p99=$(awk '$1 == "99%" {print $2}' <<<"$out")
