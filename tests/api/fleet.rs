@@ -335,6 +335,29 @@ async fn a_stopped_database_stops_every_node_and_all_heal_together() {
     assert_eq!(all.data().as_array().unwrap().len(), 3, "the refused sends never were");
 }
 
+/// Sends `body` through `node` every `every_ms` until it is accepted, within `within` (else fails
+/// saying `why`); every refusal meanwhile is a 503 (the tenant moving, or the node coming back).
+/// Answers the message's id.
+async fn send_until_taken(
+    node: &Binary,
+    key: &str,
+    body: serde_json::Value,
+    within: Duration,
+    every_ms: u64,
+    why: &str,
+) -> String {
+    let started = Instant::now();
+    loop {
+        let r = node.send(key, body.clone()).await;
+        if r.status == 202 {
+            return r.data()["message_id"].as_str().unwrap().to_owned();
+        }
+        assert_eq!(r.status, 503, "{}", r.body);
+        assert!(started.elapsed() < within, "{why}");
+        actix_web::rt::time::sleep(Duration::from_millis(every_ms)).await;
+    }
+}
+
 /// A node paused past its lease (`SIGSTOP`, as a long stall or a partition would) loses its
 /// tenants to another node; resumed, it commits nothing for them (its leases are gone: fenced),
 /// restarts itself as a new node, and then serves them through their new owner. Nothing
@@ -351,29 +374,16 @@ async fn a_paused_node_loses_its_tenants_and_comes_back_without_them() {
     let mut sent = vec![a.send_ok(&t.live, "+14155550100").await];
     a.signal("-STOP");
     // b takes the tenant once a's lease has run out.
-    let started = Instant::now();
-    let id = loop {
-        let r = b.send(&t.live, json!({"to": "+14155550101", "body": "while a sleeps"})).await;
-        if r.status == 202 {
-            break r.data()["message_id"].as_str().unwrap().to_owned();
-        }
-        assert_eq!(r.status, 503, "{}", r.body);
-        assert!(started.elapsed() < Duration::from_secs(15), "b never took the tenant");
-        actix_web::rt::time::sleep(Duration::from_millis(200)).await;
-    };
+    let send = json!({"to": "+14155550101", "body": "while a sleeps"});
+    let id =
+        send_until_taken(b, &t.live, send, Duration::from_secs(15), 200, "b never took the tenant").await;
     sent.push(id);
     a.signal("-CONT");
     // a finds its lease gone, stops writing, restarts, and answers for the tenant through b.
-    let deadline = Instant::now() + Duration::from_secs(60);
-    let id = loop {
-        let r = a.send(&t.live, json!({"to": "+14155550102", "body": "through a again"})).await;
-        if r.status == 202 {
-            break r.data()["message_id"].as_str().unwrap().to_owned();
-        }
-        assert_eq!(r.status, 503, "{}", r.body);
-        assert!(Instant::now() < deadline, "a never served the tenant again");
-        actix_web::rt::time::sleep(Duration::from_millis(300)).await;
-    };
+    let send = json!({"to": "+14155550102", "body": "through a again"});
+    let id =
+        send_until_taken(a, &t.live, send, Duration::from_secs(60), 300, "a never served the tenant again")
+            .await;
     sent.push(id);
     for id in &sent {
         a.wait_status(&t.live, id, "delivered").await;
@@ -403,16 +413,10 @@ async fn a_node_started_again_in_its_directory_joins_and_takes_its_tenants_at_on
     let before = b.send_ok(&t.live, "+14155550100").await;
     a.kill9();
     let a = spawn_binary_with(&dir.path().join("a"), Some(ADMIN), &log, &env);
-    let back = Instant::now();
-    let id = loop {
-        let r = b.send(&t.live, json!({"to": "+14155550101", "body": "after a's restart"})).await;
-        if r.status == 202 {
-            break r.data()["message_id"].as_str().unwrap().to_owned();
-        }
-        assert_eq!(r.status, 503, "{}", r.body);
-        assert!(back.elapsed() < Duration::from_secs(10), "the tenant waited for its lease");
-        actix_web::rt::time::sleep(Duration::from_millis(100)).await;
-    };
+    let send = json!({"to": "+14155550101", "body": "after a's restart"});
+    let id =
+        send_until_taken(&b, &t.live, send, Duration::from_secs(10), 100, "the tenant waited for its lease")
+            .await;
     for id in [&before, &id] {
         a.wait_status(&t.live, id, "delivered").await;
     }
