@@ -22,6 +22,8 @@ pub struct Settings {
     pub bench_routes: bool,
     /// sled's page cache, MiB.
     pub cache_mb: u64,
+    /// The shortest time between two group-commit flushes while writers arrive together.
+    pub min_flush_interval: std::time::Duration,
     /// How long final messages and settled webhook deliveries are kept.
     pub retention: std::time::Duration,
     /// How long a tenant's actors stay without work before they stop (passivation).
@@ -79,6 +81,7 @@ impl Settings {
             demo: false,
             bench_routes: false,
             cache_mb: pigeon_actors::storage::DEFAULT_CACHE_MB,
+            min_flush_interval: pigeon_actors::storage::DEFAULT_MIN_FLUSH_INTERVAL,
             retention: pigeon_actors::DEFAULT_RETENTION,
             actor_idle: pigeon_actors::DEFAULT_ACTOR_IDLE,
             identity: None,

@@ -68,6 +68,7 @@ impl Application {
             }
         };
         let opened = opening.elapsed();
+        store.set_min_flush_interval(settings.min_flush_interval);
         let backend = store.backend();
         // The recorder first: actors count from their first turn.
         crate::telemetry::metrics();

@@ -30,6 +30,10 @@ macro_rules! routes {
         pub fn configure(cfg: &mut web::ServiceConfig) {
             let mut table: Vec<(&'static str, Resource)> = Vec::new();
             $( add(&mut table, $path, web::method(Method::$method).to($handler)); )*
+            // Fixed paths first: actix tries resources in order, and a path with a `{param}`
+            // is a regex match, so a send no longer pays for the ones listed before it. No
+            // fixed path matches a pattern here, so the order changes no answer.
+            table.sort_by_key(|(p, _)| p.contains('{'));
             for (path, r) in table {
                 let allow: String =
                     ROUTES.iter().filter(|(_, p)| *p == path).map(|(m, _)| *m).collect::<Vec<_>>().join(", ");

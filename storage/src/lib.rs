@@ -21,7 +21,7 @@ pub mod pg;
 mod store;
 pub mod ts;
 
-pub use commit::CommitStats;
+pub use commit::{CommitStats, DEFAULT_MIN_FLUSH_INTERVAL};
 pub use compact::{compact, Compacted};
 pub use error::StoreError;
 pub use health::{StoreHealth, Writable, FREE_TO_REOPEN};

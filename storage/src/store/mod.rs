@@ -254,6 +254,13 @@ impl Store {
         Ok(())
     }
 
+    /// Sets the shortest time between the starts of two group-commit flushes while writers
+    /// arrive together ([`crate::DEFAULT_MIN_FLUSH_INTERVAL`] until set): longer trades a little
+    /// latency for fewer flushes and less CPU; zero flushes again as soon as the last one ended.
+    pub fn set_min_flush_interval(&self, d: std::time::Duration) {
+        self.inner.committer.set_min_interval(d);
+    }
+
     /// How many flushes served how many commits so far.
     pub fn commit_stats(&self) -> CommitStats {
         self.inner.committer.stats()

@@ -59,6 +59,7 @@ on_both!(
     tenants_page_in_id_order,
     the_pending_index_follows_message_status_across_reopen,
     concurrent_commits_share_flushes,
+    flushes_are_paced_while_writers_arrive_together,
     a_renamed_template_frees_its_old_name_and_a_deleted_one_both,
     retention_deletes_only_what_is_final_and_old_and_keeps_campaign_counts,
     daily_counters_of_past_days_go_and_the_others_stay,
@@ -221,6 +222,35 @@ async fn concurrent_commits_share_flushes(place: Place) {
     // Each flush writes and syncs: it takes time, and the slow ones are a subset.
     assert!(st.flush_micros > 0, "flush time was not counted");
     assert!(st.slow_flushes <= st.flushes);
+}
+
+/// Writers committing together for 400 ms with a pace of 50 ms get at most one flush per pace
+/// (and one to start): a committer that ignored it flushed every millisecond or two here.
+async fn flushes_are_paced_while_writers_arrive_together(place: Place) {
+    let s = place.open();
+    s.set_min_flush_interval(std::time::Duration::from_millis(50));
+    let t = Ulid::generate();
+    let until = std::time::Instant::now() + std::time::Duration::from_millis(400);
+    let writers: Vec<_> = (0..4u64)
+        .map(|w| {
+            let s = s.clone();
+            tokio::spawn(async move {
+                let mut n = 0;
+                while std::time::Instant::now() < until {
+                    s.tenants().set_counter(t, &format!("w{w}"), n);
+                    s.commit().await.unwrap();
+                    n += 1;
+                }
+            })
+        })
+        .collect();
+    for w in writers {
+        w.await.unwrap();
+    }
+    let st = s.commit_stats();
+    // 400 ms / 50 ms, one flush for the lone first writer, and one for the last pace begun.
+    assert!(st.flushes <= 10, "{} flushes in 400 ms at a pace of 50 ms", st.flushes);
+    assert!(st.commits >= 2 * st.flushes, "writers did not share flushes: {st:?}");
 }
 
 async fn a_renamed_template_frees_its_old_name_and_a_deleted_one_both(place: Place) {
