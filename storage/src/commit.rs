@@ -23,8 +23,8 @@ const LINGER: std::time::Duration = std::time::Duration::from_micros(300);
 /// the operator sets another. A flush costs the node ~400 µs of CPU whatever it carries (sled's
 /// I/O thread, the sync, waking every writer), and a busy node flushed as soon as the last flush
 /// ended: 1,600 flushes a second at 2,000 sends a second. Paced at 1 ms, the node's CPU per
-/// message fell by 15–25 % at 2,000 and 6,000 sends a second, for 0.2–0.5 ms more at p50 and
-/// the same p99 (docs/performance.md, "Group commit pacing"). A flush that itself took longer
+/// message fell by 15–25 % at 2,000 and 6,000 sends a second, for 0.1–0.6 ms more at p50 and
+/// at most 1.6 ms more at p99 (docs/performance.md, "group commit pacing"). A flush that itself took longer
 /// than the pace is followed by no more than [`LINGER`]; a lone writer never waits.
 pub const DEFAULT_MIN_FLUSH_INTERVAL: std::time::Duration = std::time::Duration::from_millis(1);
 
