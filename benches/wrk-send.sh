@@ -16,7 +16,8 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# shellcheck source=benches/lib/port.sh
+source "$(dirname "$0")/lib/port.sh"
 
 port=$(free_port)
 url="http://127.0.0.1:$port"

@@ -15,7 +15,8 @@ pg_work() {
   fi
 }
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# shellcheck source=benches/lib/port.sh
+source "$(dirname "${BASH_SOURCE[0]}")/port.sh"
 
 pg_cluster_start() {
   pg_port=$(free_port)

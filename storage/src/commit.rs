@@ -16,7 +16,7 @@ use crate::StoreError;
 
 type Waiter = oneshot::Sender<Result<(), String>>;
 
-/// How long a flush waits for more writers once writers are seen arriving together.
+/// The least a flush waits for more writers once writers are seen arriving together.
 const LINGER: std::time::Duration = std::time::Duration::from_micros(300);
 
 /// The shortest time between the starts of two flushes while writers arrive together, unless
@@ -24,8 +24,8 @@ const LINGER: std::time::Duration = std::time::Duration::from_micros(300);
 /// I/O thread, the sync, waking every writer), and a busy node flushed as soon as the last flush
 /// ended: 1,600 flushes a second at 2,000 sends a second. Paced at 1 ms, the node's CPU per
 /// message fell by 15–25 % at 2,000 and 6,000 sends a second, for 0.1–0.6 ms more at p50 and
-/// at most 1.6 ms more at p99 (docs/performance.md, "group commit pacing"). A flush that itself took longer
-/// than the pace is followed by no more than [`LINGER`]; a lone writer never waits.
+/// at most 1.6 ms more at p99 (docs/performance.md, "group commit pacing"). A flush that itself
+/// took longer than the pace is followed by no more than [`LINGER`]; a lone writer never waits.
 pub const DEFAULT_MIN_FLUSH_INTERVAL: std::time::Duration = std::time::Duration::from_millis(1);
 
 /// A flush longer than this counts as slow: it alone uses up the send path's latency budget
@@ -77,14 +77,8 @@ pub(crate) struct Committer {
 
 /// How long a flush waits before it starts, when writers arrived together for the last one: at
 /// least [`LINGER`], and until `pace` has passed since the last flush began.
-fn wait_before_flush(
-    last_start: Option<std::time::Instant>,
-    pace: std::time::Duration,
-) -> std::time::Duration {
-    let paced = last_start.map_or(std::time::Duration::ZERO, |t| {
-        (t + pace).saturating_duration_since(std::time::Instant::now())
-    });
-    paced.max(LINGER)
+fn wait_before_flush(last_start: std::time::Instant, pace: std::time::Duration) -> std::time::Duration {
+    (last_start + pace).saturating_duration_since(std::time::Instant::now()).max(LINGER)
 }
 
 /// Makes a finished `sled::Db::flush` durable. sled 0.34.7 flushes with `sync_file_range` on
@@ -144,7 +138,8 @@ impl Committer {
         let thread = std::thread::Builder::new().name("pigeon-commit".into()).spawn(move || {
             // Ends when every `Store` clone is gone and the channel closes.
             let mut last_batch = 0;
-            let mut last_start = None;
+            // Read only once a flush has run (`last_batch > 1`).
+            let mut last_start = std::time::Instant::now();
             let idle = flusher.idle_flush();
             loop {
                 let first = match idle {
@@ -178,7 +173,7 @@ impl Committer {
                 batch.extend(rx.try_iter());
                 last_batch = batch.len();
                 let started = std::time::Instant::now();
-                last_start = Some(started);
+                last_start = started;
                 let res = flusher.flush().map(|n| {
                     c.blobs_synced.fetch_add(n, Ordering::Relaxed);
                 });
