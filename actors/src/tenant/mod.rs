@@ -215,7 +215,8 @@ impl TenantActor {
 
     fn persist_last_used(&mut self) {
         for k in self.keys.iter_mut().filter(|k| k.dirty) {
-            match self.store.keys().put(&k.rec) {
+            // Only `last_used_at` changed since the key was last put (revocation puts at once).
+            match self.store.keys().touch(&k.rec) {
                 Ok(()) => k.dirty = false,
                 Err(e) => log_store_failure!(e, key_id = %k.rec.id, "cannot persist last_used_at"),
             }

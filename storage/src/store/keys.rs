@@ -53,6 +53,14 @@ impl Keys {
         w.apply()
     }
 
+    /// Writes a key whose indexed fields (hash, revocation) did not change since its last
+    /// [`Keys::put`], e.g. a new `last_used_at`: the record alone. A running tenant notes its key's
+    /// use every few seconds, and a write to three trees at once is a sled transaction, which
+    /// holds every other store operation of the process up while it waits for those in flight.
+    pub fn touch(&self, k: &ApiKeyRecord) -> Result<(), StoreError> {
+        self.keys.insert(tkey(k.tenant_id, &k.id.to_bytes()), encode(k))
+    }
+
     /// Every key of a tenant, revoked ones included, in creation order.
     pub fn of(&self, tenant: Ulid) -> Result<Vec<ApiKeyRecord>, StoreError> {
         all_of(&self.keys, "keys", tenant)

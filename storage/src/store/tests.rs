@@ -116,6 +116,11 @@ async fn records_survive_reopen_and_revocation_leaves_the_index(place: Place) {
     assert_eq!(s.keys().of(t.id).unwrap(), vec![k.clone()]);
     assert_eq!(s.keys().owner(k.id).unwrap(), Some(t.id));
     assert_eq!(s.tenants().counter(t.id, "calls:2026-11").unwrap(), 7);
+    // A use is noted on the record alone; the key still authenticates.
+    k.last_used_at = Some(crate::ts::truncate(Utc::now()));
+    s.keys().touch(&k).unwrap();
+    assert_eq!(s.keys().of(t.id).unwrap(), vec![k.clone()]);
+    assert_eq!(s.keys().by_hash(&k.hash).unwrap(), Some(KeyLocation { tenant_id: t.id, key_id: k.id }));
     k.revoked_at = Some(crate::ts::truncate(Utc::now()));
     s.keys().put(&k).unwrap();
     assert_eq!(s.keys().by_hash(&k.hash).unwrap(), None);
