@@ -87,6 +87,9 @@ fn row(name: &str, r: &Value, rss: f64) {
         r["lost"].as_u64().unwrap_or(0),
         rss,
     );
+    if all > refused {
+        println!("  other errors: {}", r["errors"]);
+    }
 }
 
 /// An operator call; its `data`.
@@ -230,7 +233,7 @@ fn main() {
                 "--rate",
                 "200",
                 "--connections",
-                "8",
+                "32",
                 "--duration",
                 &format!("{}s", secs.saturating_sub(5).max(5)),
             ],
