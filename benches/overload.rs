@@ -88,7 +88,7 @@ fn row(name: &str, r: &Value, rss: f64) {
         rss,
     );
     if all > refused {
-        println!("  other errors: {}", r["errors"]);
+        println!("  errors by code: {}", r["errors"]);
     }
 }
 
