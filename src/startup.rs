@@ -84,7 +84,8 @@ impl Application {
         tracing::info!(open_ms = opened.as_millis() as u64, backend, "store opened");
         // Work left by the last run is found on its own thread, so start-up (and `/readyz`) does
         // not wait for a large backlog: new sends are served meanwhile. A message both found here
-        // and sent anew is harmless, as actors act only on a message still in the state they expect.
+        // and sent anew is harmless: a phone queues it once, older work first (`phone/recover.rs`),
+        // and actors act only on a message still in the state they expect.
         let recovering = engine.clone();
         std::thread::Builder::new().name("pigeon-recover".into()).spawn(move || {
             let started = std::time::Instant::now();
