@@ -87,7 +87,11 @@ impl Application {
         // and sent anew is harmless: a phone queues it once, older work first (`phone/recover.rs`),
         // and actors act only on a message still in the state they expect.
         let recovering = engine.clone();
+        let held = test_recovery_delay();
         std::thread::Builder::new().name("pigeon-recover".into()).spawn(move || {
+            if let Some(held) = held {
+                std::thread::sleep(held);
+            }
             let started = std::time::Instant::now();
             match recovering.recover() {
                 Ok(n) => {
@@ -228,4 +232,12 @@ fn raise_descriptor_limit() -> u64 {
 #[cfg(not(target_os = "linux"))]
 fn raise_descriptor_limit() -> u64 {
     1024
+}
+
+/// For tests only: `PIGEON_TEST_RECOVERY_DELAY_MS` holds start-up recovery back this long, so sends
+/// made right after a restart are in the `pending` index it reads, every time (`tests/api/agent.rs`).
+fn test_recovery_delay() -> Option<std::time::Duration> {
+    let ms: u64 = std::env::var("PIGEON_TEST_RECOVERY_DELAY_MS").ok()?.parse().ok()?;
+    tracing::warn!(ms, "PIGEON_TEST_RECOVERY_DELAY_MS is set: recovery waits (tests only)");
+    Some(std::time::Duration::from_millis(ms))
 }
