@@ -315,4 +315,6 @@ async fn the_operator_console_shows_the_fleet() {
     op.goto(&format!("{}/dashboard/admin/tenants/{}", b.base, t.id)).await.unwrap();
     op.wait().for_element(Locator::XPath("//button[text()='Suspend']")).await.unwrap();
     assert!(text(&op).await.contains("acme"));
+    // Ends the session, so ChromeDriver closes its Chromium before the driver is killed.
+    op.close().await.unwrap();
 }
