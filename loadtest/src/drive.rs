@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use hdrhistogram::Histogram;
 use serde_json::{json, Value};
 
-use crate::sink::{histogram, Shared};
+use crate::sink::{histogram, record, Shared};
 use crate::LoadArgs;
 
 #[derive(Default)]
@@ -80,13 +80,13 @@ pub(crate) async fn connection(
                     t.sent(id, intended);
                     if intended >= measured {
                         t.window.accepted += 1;
-                        let _ = t.window.accept.record(took.as_micros().max(1) as u64);
+                        record(&mut t.window.accept, took.as_micros().max(1) as u64);
                     }
                 }
                 p.accepted_all += 1;
                 if intended >= measured {
                     p.accepted += 1;
-                    let _ = p.latency.as_mut().expect("set").record(took.as_micros().max(1) as u64);
+                    record(p.latency.as_mut().expect("set"), took.as_micros().max(1) as u64);
                 }
             }
             // Errors count in the warm-up too: nothing may fail, measured or not.

@@ -39,7 +39,7 @@ impl Default for Tracker {
             measured: None,
             arrived: 0,
             delivered: 0,
-            end_to_end: Histogram::new_with_bounds(1, 600_000_000, 3).expect("bounds"),
+            end_to_end: histogram(),
             bad_signatures: 0,
             window: Window::default(),
         }
@@ -76,10 +76,10 @@ impl Tracker {
     fn matched(&mut self, sent: Instant, at: Instant) {
         let took = at.saturating_duration_since(sent).as_micros().max(1) as u64;
         self.arrived += 1;
-        let _ = self.window.end_to_end.record(took);
+        record(&mut self.window.end_to_end, took);
         if self.measured.is_some_and(|m| sent >= m) {
             self.delivered += 1;
-            let _ = self.end_to_end.record(took);
+            record(&mut self.end_to_end, took);
         }
     }
 
@@ -120,6 +120,36 @@ pub(crate) fn start_sink(tracker: Shared, secret: Arc<Mutex<String>>) -> std::io
     Ok(url)
 }
 
+/// What the connections and the sink record into for the current window.
+pub(crate) struct Window {
+    pub(crate) accept: Histogram<u64>,
+    pub(crate) end_to_end: Histogram<u64>,
+    pub(crate) accepted: u64,
+}
+
+impl Default for Window {
+    fn default() -> Self {
+        Self { accept: histogram(), end_to_end: histogram(), accepted: 0 }
+    }
+}
+
+/// A latency histogram in µs from 1 µs, sized for a minute and growing past it as values need.
+/// A fixed bound dropped what it could not hold: a soak window whose every webhook came more
+/// than a minute late reported an end-to-end p99 of 0, the node's worst moment as its best.
+pub(crate) fn histogram() -> Histogram<u64> {
+    let mut h = Histogram::new_with_bounds(1, 60_000_000, 3).expect("bounds");
+    h.auto(true);
+    h
+}
+
+/// Records a latency of `micros`; none is ever dropped (see [`histogram`]).
+pub(crate) fn record(h: &mut Histogram<u64>, micros: u64) {
+    if h.record(micros).is_err() {
+        // Only a histogram too large for memory fails to grow; keep the value at its top.
+        h.saturating_record(micros);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -143,22 +173,20 @@ mod tests {
         t.webhook(c, t0);
         assert_eq!((t.arrived, t.delivered, t.outstanding()), (3, 2, 0));
     }
-}
 
-/// What the connections and the sink record into for the current window.
-pub(crate) struct Window {
-    pub(crate) accept: Histogram<u64>,
-    pub(crate) end_to_end: Histogram<u64>,
-    pub(crate) accepted: u64,
-}
-
-impl Default for Window {
-    fn default() -> Self {
-        Self { accept: histogram(), end_to_end: histogram(), accepted: 0 }
+    #[test]
+    fn a_webhook_later_than_any_bound_is_counted_at_its_latency_not_dropped() {
+        let t0 = Instant::now();
+        let mut t = Tracker { measured: Some(t0), ..Tracker::default() };
+        let (a, b) = ("01KX0000000000000000000000", "01KX0000000000000000000001");
+        t.sent(a, t0);
+        t.sent(b, t0);
+        t.webhook(a, t0 + Duration::from_secs(90));
+        t.webhook(b, t0 + Duration::from_secs(900));
+        for h in [&t.window.end_to_end, &t.end_to_end] {
+            assert_eq!(h.len(), 2, "both recorded");
+            assert!(h.equivalent(h.value_at_quantile(0.99), 900_000_000), "{}", h.value_at_quantile(0.99));
+            assert!(h.equivalent(h.value_at_quantile(0.5), 90_000_000), "{}", h.value_at_quantile(0.5));
+        }
     }
-}
-
-/// A latency histogram in µs, from 1 µs to a minute.
-pub(crate) fn histogram() -> Histogram<u64> {
-    Histogram::new_with_bounds(1, 60_000_000, 3).expect("bounds")
 }
