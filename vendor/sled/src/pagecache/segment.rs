@@ -757,19 +757,19 @@ impl SegmentAccountant {
             self.config.normalize(lsn)
         );
 
-        let new_idx = self.segment_id(new_cache_info.pointer.lid());
+        let new_idx = self.segment_id(new_cache_info.pointer().lid());
 
         // Do we need to schedule any blob cleanups?
         // Not if we just moved the pointer without changing
         // the underlying blob, as is the case with a single Blob
         // with nothing else.
         let schedule_rm_blob = !(old_cache_infos.len() == 1
-            && old_cache_infos[0].pointer.is_blob());
+            && old_cache_infos[0].pointer().is_blob());
 
         let mut removals = FastMap8::default();
 
         for old_cache_info in old_cache_infos {
-            let old_ptr = &old_cache_info.pointer;
+            let old_ptr = &old_cache_info.pointer();
             let old_lid = old_ptr.lid();
 
             if schedule_rm_blob && old_ptr.is_blob() {
@@ -783,7 +783,7 @@ impl SegmentAccountant {
 
             let old_idx = self.segment_id(old_lid);
             let entry = removals.entry(old_idx).or_insert(0);
-            *entry += old_cache_info.log_size;
+            *entry += old_cache_info.log_size();
         }
 
         for (old_idx, replaced_size) in removals {
@@ -805,7 +805,7 @@ impl SegmentAccountant {
         let _measure = Measure::new(&M.accountant_mark_link);
 
         trace!("mark_link pid {} at cache info {:?}", pid, cache_info);
-        let idx = self.segment_id(cache_info.pointer.lid());
+        let idx = self.segment_id(cache_info.pointer().lid());
 
         let segment = &mut self.segments[idx];
 
@@ -825,7 +825,7 @@ impl SegmentAccountant {
         segment.insert_pid(
             pid,
             segment_lsn,
-            usize::try_from(cache_info.log_size).unwrap(),
+            usize::try_from(cache_info.log_size()).unwrap(),
         );
     }
 
