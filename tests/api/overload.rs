@@ -24,17 +24,47 @@ async fn past_the_bound_a_flooding_tenant_is_refused_at_once_and_a_quiet_one_sti
     // taken stay in the accept path that long.
     let env = [("PIGEON_MAX_PENDING_SENDS", "2"), ("PIGEON_TEST_COMMIT_DELAY_MS", "3000")];
     let app = spawn_binary_with(&data, Some(ADMIN), &log, &env);
-    let burst: Vec<_> = (0..8)
-        .map(|i| {
-            let (api, key) = (app.api.clone(), t.live.clone());
-            actix_web::rt::spawn(async move {
-                api.send(&key, json!({"to": format!("+1415555010{i}"), "body": "b"})).await
+    // The burst must arrive within one of the gate's 100 ms windows. On a loaded machine its sends
+    // may straggle; the gate then sheds, as it should, and the burst is sent again once the gate
+    // is quiet. What those tries took and refused is counted below.
+    let (mut refused, mut taken_before) = (3.0, 0);
+    let mut tries = 0;
+    let burst = loop {
+        tries += 1;
+        let burst: Vec<_> = (0..8)
+            .map(|i| {
+                let (api, key) = (app.api.clone(), t.live.clone());
+                actix_web::rt::spawn(async move {
+                    api.send(&key, json!({"to": format!("+1415555010{i}"), "body": "b"})).await
+                })
             })
-        })
-        .collect();
-    while metric(&app, "pigeon_sends_pending").await < 8.0 {
-        actix_web::rt::time::sleep(Duration::from_millis(10)).await;
-    }
+            .collect();
+        // A send taken waits three seconds for its commit; one that ends sooner was refused.
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while metric(&app, "pigeon_sends_pending").await < 8.0 && !burst.iter().any(|s| s.is_finished()) {
+            assert!(Instant::now() < deadline, "the burst never filled the accept path");
+            actix_web::rt::time::sleep(Duration::from_millis(10)).await;
+        }
+        if !burst.iter().any(|s| s.is_finished()) {
+            break burst;
+        }
+        assert!(tries < 5, "the gate refused part of a burst in {tries} tries");
+        for s in burst {
+            let r = s.await.unwrap();
+            match r.status {
+                202 => taken_before += 1,
+                503 => refused += 1.0,
+                other => panic!("a send of the burst answered {other}: {}", r.body),
+            }
+        }
+        while metric(&app, "pigeon_sends_pending").await > 0.0
+            || metric(&app, "pigeon_sends_shedding").await > 0.0
+        {
+            assert!(Instant::now() < deadline + Duration::from_secs(20), "the gate never calmed down");
+            actix_web::rt::time::sleep(Duration::from_millis(100)).await;
+        }
+        actix_web::rt::time::sleep(Duration::from_millis(300)).await;
+    };
 
     let asked = Instant::now();
     let r = app.send(&t.live, json!({"to": "+14155550120", "body": "9"})).await;
@@ -55,7 +85,6 @@ async fn past_the_bound_a_flooding_tenant_is_refused_at_once_and_a_quiet_one_sti
     app.call("GET", "/v1/messages", Some(&t.live), None).await.expect(200, None);
     // Arrivals finding the bound full make the gate shed (the bound itself, not the burst's
     // allowance, applies); the gauge says so.
-    let mut refused = 3.0;
     while metric(&app, "pigeon_sends_shedding").await < 1.0 {
         app.send(&t.live, json!({"to": "+14155550121", "body": "more"}))
             .await
@@ -79,6 +108,6 @@ async fn past_the_bound_a_flooding_tenant_is_refused_at_once_and_a_quiet_one_sti
     assert_eq!(metric(&app, "pigeon_sends_refused_total{reason=\"overloaded\"}").await, refused);
     assert_eq!(metric(&app, "pigeon_sends_shedding").await, 0.0, "a quiet gate does not shed");
     let r = app.call("GET", "/v1/messages?limit=100", Some(&t.live), None).await.expect(200, None);
-    assert_eq!(r.data().as_array().unwrap().len(), 9, "the refused sends made nothing");
+    assert_eq!(r.data().as_array().unwrap().len(), 9 + taken_before, "the refused sends made nothing");
     assert!(app.terminate().success());
 }
