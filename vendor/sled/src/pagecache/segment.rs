@@ -769,7 +769,7 @@ impl SegmentAccountant {
         let mut removals = FastMap8::default();
 
         for old_cache_info in old_cache_infos {
-            let old_ptr = &old_cache_info.pointer();
+            let old_ptr = old_cache_info.pointer();
             let old_lid = old_ptr.lid();
 
             if schedule_rm_blob && old_ptr.is_blob() {
