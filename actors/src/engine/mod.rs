@@ -272,6 +272,11 @@ impl Engine {
         self.inner.store.size_on_disk()
     }
 
+    /// Cold pages sled's writers left to its flusher (`/metrics`).
+    pub fn store_cold_pages_deferred(&self) -> u64 {
+        self.inner.store.cold_pages_deferred()
+    }
+
     /// How well the group commit batches, and how long the disk kept writers waiting (`/metrics`).
     pub fn commit_stats(&self) -> pigeon_storage::CommitStats {
         self.inner.store.commit_stats()

@@ -292,6 +292,16 @@ impl Store {
         self.inner.writes.load(std::sync::atomic::Ordering::Relaxed)
     }
 
+    /// Pages of sled segments being cleaned that a writer left to sled's flusher because their
+    /// bytes were not in the OS's page cache (vendor/sled/PIGEON.md, 4): a count that rises says
+    /// the OS drops the store's older pages, so retention and cleaning read them from disk.
+    pub fn cold_pages_deferred(&self) -> u64 {
+        match &self.inner.engine {
+            tree::Engine::Sled(db) => db.cleaning_left_to_flusher(),
+            tree::Engine::Pg(_) => 0,
+        }
+    }
+
     /// Bytes the store takes on disk.
     pub fn size_on_disk(&self) -> u64 {
         match &self.inner.engine {

@@ -421,6 +421,12 @@ impl Db {
         Ok(hasher.finalize())
     }
 
+    /// pigeon: how many pages of segments being cleaned writers have left to
+    /// the periodic flusher because rewriting them would have read the disk.
+    pub fn cleaning_left_to_flusher(&self) -> u64 {
+        self.context.pagecache.log.iobufs.segment_cleaner.deferred_total()
+    }
+
     /// Returns the on-disk size of the storage files
     /// for this database.
     pub fn size_on_disk(&self) -> Result<u64> {

@@ -919,7 +919,7 @@ impl PageCache {
     pub(crate) fn attempt_gc(&self) -> Result<bool> {
         let guard = pin();
         let cc = concurrency_control::read();
-        let to_clean = self.log.iobufs.segment_cleaner.pop();
+        let to_clean = self.log.iobufs.segment_cleaner.pop_for_flusher();
         let ret = if let Some((pid_to_clean, segment_to_clean)) = to_clean {
             self.rewrite_page(pid_to_clean, segment_to_clean, &guard)
                 .map(|_| true)
@@ -1263,7 +1263,16 @@ impl PageCache {
         if let Some((pid_to_clean, segment_to_clean)) =
             self.log.iobufs.segment_cleaner.pop()
         {
-            self.rewrite_page(pid_to_clean, segment_to_clean, guard)?;
+            // pigeon: a writer rewrites the page only if that reads nothing
+            // from the disk; otherwise the periodic flusher does it.
+            if self.in_memory(pid_to_clean, guard) {
+                self.rewrite_page(pid_to_clean, segment_to_clean, guard)?;
+            } else {
+                self.log
+                    .iobufs
+                    .segment_cleaner
+                    .defer(pid_to_clean, segment_to_clean);
+            }
         }
 
         Ok(result.map_err(|fail| {
@@ -1274,6 +1283,30 @@ impl PageCache {
                 unreachable!();
             }
         }))
+    }
+
+    /// pigeon: whether rewriting a page reads nothing from the disk: it is
+    /// in sled's cache, or it is a lone blob pointer (rewritten unread), or
+    /// every fragment's bytes are in the OS's page cache. The page a
+    /// segment's cleaning moves is old by definition, and an OS that drops
+    /// pages untouched for a while (proactive reclaim) makes it a disk read;
+    /// upstream made whichever writer came next wait for it.
+    fn in_memory(&self, pid: PageId, guard: &Guard) -> bool {
+        if pid == META_PID || pid == COUNTER_PID {
+            return true;
+        }
+        let page_view = match self.inner.get(pid, guard) {
+            Some(page_view) => page_view,
+            None => return true,
+        };
+        if page_view.update.is_some() || page_view.lone_blob().is_some() {
+            return true;
+        }
+        page_view.cache_infos.iter().all(|ci| {
+            let pointer = ci.pointer();
+            !pointer.is_blob()
+                && os_cached(&self.config.file, pointer.lid(), ci.log_size())
+        })
     }
 
     // rewrite a page so we can reuse the segment that it is
@@ -2229,4 +2262,57 @@ impl PageCache {
             pt: page_states,
         }
     }
+}
+
+/// pigeon: whether the bytes `offset..offset + len` of `file` are all in the
+/// OS's page cache, asked with `cachestat(2)` (Linux 6.5). Where it cannot
+/// be asked, the answer is yes: the writer cleans as upstream did.
+#[cfg(target_os = "linux")]
+fn os_cached(file: &std::fs::File, offset: u64, len: u64) -> bool {
+    use std::os::unix::io::AsRawFd;
+
+    #[repr(C)]
+    struct Range {
+        off: u64,
+        len: u64,
+    }
+    #[repr(C)]
+    #[derive(Default)]
+    struct Stat {
+        nr_cache: u64,
+        nr_dirty: u64,
+        nr_writeback: u64,
+        nr_evicted: u64,
+        nr_recently_evicted: u64,
+    }
+    /// The same number on every architecture (the generic syscall table).
+    const SYS_CACHESTAT: libc::c_long = 451;
+    static PAGE: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+
+    let page = *PAGE.get_or_init(|| {
+        let size = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+        if size > 0 { size as u64 } else { 4096 }
+    });
+    let len = len.max(1);
+    let range = Range { off: offset, len };
+    let mut stat = Stat::default();
+    let ret = unsafe {
+        libc::syscall(
+            SYS_CACHESTAT,
+            file.as_raw_fd(),
+            &range as *const Range,
+            &mut stat as *mut Stat,
+            0,
+        )
+    };
+    if ret != 0 {
+        return true;
+    }
+    let pages = (offset + len - 1) / page - offset / page + 1;
+    stat.nr_cache >= pages
+}
+
+#[cfg(not(target_os = "linux"))]
+fn os_cached(_: &std::fs::File, _: u64, _: u64) -> bool {
+    true
 }

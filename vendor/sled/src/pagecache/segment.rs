@@ -101,9 +101,31 @@ pub(crate) struct SegmentAccountant {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct SegmentCleaner {
     inner: Arc<Mutex<BTreeMap<LogOffset, BTreeSet<PageId>>>>,
+    /// pigeon: pages a writer popped but left for the flusher, because
+    /// rewriting them would have read the disk (see `PageCache::replace`).
+    deferred: Arc<Mutex<Vec<(PageId, LogOffset)>>>,
+    deferred_total: Arc<AtomicU64>,
 }
 
 impl SegmentCleaner {
+    /// pigeon: leaves a popped page to the flusher's `attempt_gc`.
+    pub(crate) fn defer(&self, pid: PageId, offset: LogOffset) {
+        self.deferred.lock().push((pid, offset));
+        let _ = self.deferred_total.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// pigeon: how many pages writers have deferred so far.
+    pub(crate) fn deferred_total(&self) -> u64 {
+        self.deferred_total.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// pigeon: the next page to clean in the background: one a writer
+    /// deferred, else the next of the queue.
+    pub(crate) fn pop_for_flusher(&self) -> Option<(PageId, LogOffset)> {
+        let deferred = self.deferred.lock().pop();
+        deferred.or_else(|| self.pop())
+    }
+
     pub(crate) fn pop(&self) -> Option<(PageId, LogOffset)> {
         let mut inner = self.inner.lock();
         let offset = {
