@@ -57,7 +57,7 @@ fn drop_os_cache(dir: &Path) {
     rustix::fs::fadvise(&file, 0, None, rustix::fs::Advice::DontNeed).unwrap();
 }
 
-/// The same writes to a fresh store: 200 rounds, the OS's cache dropped, 100 more. Returns the
+/// The same writes to a fresh store: 200 rounds, then 100 more with the OS's cache dropped. Returns the
 /// store, what it should hold, and how many pages writers left to the flusher before and after
 /// the drop.
 fn write_with_cold_pages(
@@ -68,8 +68,12 @@ fn write_with_cold_pages(
     let mut want = BTreeMap::new();
     churn(&db, 0..200, &mut want);
     let warm = db.cleaning_left_to_flusher();
-    drop_os_cache(dir);
-    churn(&db, 200..300, &mut want);
+    // Dropped again every 10 rounds: how many old pages come up for cleaning right after one
+    // drop varies from run to run (8 to 882 were seen with a single drop).
+    for start in (200..300).step_by(10) {
+        drop_os_cache(dir);
+        churn(&db, start..start + 10, &mut want);
+    }
     let cold = db.cleaning_left_to_flusher() - warm;
     (db, want, warm, cold)
 }
@@ -83,8 +87,10 @@ fn writers_leave_cold_pages_to_the_flusher() {
     let (db, want, warm, cold) = write_with_cold_pages(kept.path(), None);
     eprintln!("pages left to the flusher: {warm} while cached, {cold} once on disk");
     // (A page can also be left while a fragment of it is still in an unwritten buffer.)
-    assert!(warm <= 5, "pages in the OS's cache are moved by the writers, {warm} were left");
-    assert!(cold >= 50, "pages on disk are left to the flusher, only {cold} were");
+    assert!(warm <= 20, "pages in the OS's cache are moved by the writers, {warm} were left");
+    assert!(cold >= 200, "pages on disk are left to the flusher, only {cold} were");
+    // Without a flusher nothing takes them.
+    assert_eq!(db.cleaning_waiting_for_flusher() as u64, warm + cold);
     check(&db, &want);
     drop(db);
 
@@ -93,7 +99,12 @@ fn writers_leave_cold_pages_to_the_flusher() {
     let cleaned = tempfile::tempdir().unwrap();
     let (db, want_cleaned, _, _) = write_with_cold_pages(cleaned.path(), Some(20));
     assert_eq!(want, want_cleaned);
-    std::thread::sleep(Duration::from_millis(500));
+    // (Within 500 ms here; a loaded CI machine gets 10 s.)
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while db.cleaning_waiting_for_flusher() > 0 && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(db.cleaning_waiting_for_flusher(), 0, "the flusher moved what writers left");
     check(&db, &want);
     drop(db);
 

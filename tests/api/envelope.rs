@@ -150,6 +150,7 @@ async fn metrics_count_requests_by_route_and_status() {
         "pigeon_store_writes_total",
         "pigeon_store_size_bytes",
         "pigeon_store_cold_pages_deferred_total",
+        "pigeon_store_cold_pages_waiting",
         "pigeon_store_flush_microseconds_total",
         "pigeon_store_slow_flushes_total",
         "pigeon_store_flushes_over_50ms_total",

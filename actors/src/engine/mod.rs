@@ -277,6 +277,11 @@ impl Engine {
         self.inner.store.cold_pages_deferred()
     }
 
+    /// Of those, the ones the flusher has not moved yet (`/metrics`).
+    pub fn store_cold_pages_waiting(&self) -> u64 {
+        self.inner.store.cold_pages_waiting()
+    }
+
     /// How well the group commit batches, and how long the disk kept writers waiting (`/metrics`).
     pub fn commit_stats(&self) -> pigeon_storage::CommitStats {
         self.inner.store.commit_stats()

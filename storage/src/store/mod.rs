@@ -302,6 +302,15 @@ impl Store {
         }
     }
 
+    /// Of [`Self::cold_pages_deferred`], those the flusher has not moved yet: a backlog that only
+    /// grows would keep sled's segments from being freed, and the store from levelling off.
+    pub fn cold_pages_waiting(&self) -> u64 {
+        match &self.inner.engine {
+            tree::Engine::Sled(db) => db.cleaning_waiting_for_flusher() as u64,
+            tree::Engine::Pg(_) => 0,
+        }
+    }
+
     /// Bytes the store takes on disk.
     pub fn size_on_disk(&self) -> u64 {
         match &self.inner.engine {

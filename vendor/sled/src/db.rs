@@ -427,6 +427,12 @@ impl Db {
         self.context.pagecache.log.iobufs.segment_cleaner.deferred_total()
     }
 
+    /// pigeon: how many of those pages wait for the flusher now; a number
+    /// that keeps rising says the flusher falls behind the writers.
+    pub fn cleaning_waiting_for_flusher(&self) -> usize {
+        self.context.pagecache.log.iobufs.segment_cleaner.deferred_waiting()
+    }
+
     /// Returns the on-disk size of the storage files
     /// for this database.
     pub fn size_on_disk(&self) -> Result<u64> {

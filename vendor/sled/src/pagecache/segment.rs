@@ -119,6 +119,11 @@ impl SegmentCleaner {
         self.deferred_total.load(std::sync::atomic::Ordering::Relaxed)
     }
 
+    /// pigeon: how many deferred pages wait for the flusher now.
+    pub(crate) fn deferred_waiting(&self) -> usize {
+        self.deferred.lock().len()
+    }
+
     /// pigeon: the next page to clean in the background: one a writer
     /// deferred, else the next of the queue.
     pub(crate) fn pop_for_flusher(&self) -> Option<(PageId, LogOffset)> {
