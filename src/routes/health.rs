@@ -68,8 +68,9 @@ pub async fn metrics(engine: web::Data<Engine>, gate: web::Data<crate::overload:
     metrics::counter!("pigeon_actor_passivations_total").absolute(engine.passivations());
     metrics::gauge!("pigeon_store_size_bytes").set(engine.store_size() as f64);
     metrics::counter!("pigeon_store_writes_total").absolute(engine.store_writes());
-    metrics::counter!("pigeon_store_cold_pages_deferred_total").absolute(engine.store_cold_pages_deferred());
-    metrics::gauge!("pigeon_store_cold_pages_waiting").set(engine.store_cold_pages_waiting() as f64);
+    let cold = engine.store_cold_pages();
+    metrics::counter!("pigeon_store_cold_pages_deferred_total").absolute(cold.deferred);
+    metrics::gauge!("pigeon_store_cold_pages_waiting").set(cold.waiting as f64);
     let d = engine.depths().await;
     metrics::gauge!("pigeon_messages_queued").set(d.queued as f64);
     metrics::gauge!("pigeon_messages_in_flight").set(d.in_flight as f64);

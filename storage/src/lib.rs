@@ -26,7 +26,7 @@ pub use compact::{compact, Compacted};
 pub use error::StoreError;
 pub use health::{StoreHealth, Writable, FREE_TO_REOPEN};
 pub use store::{
-    id_bound, Campaigns, Contacts, Cursor, DueDelivery, HeldMessage, HourCounts, Hourly, Indexed,
+    id_bound, Campaigns, ColdPages, Contacts, Cursor, DueDelivery, HeldMessage, HourCounts, Hourly, Indexed,
     KeyLocation, Keys, Messages, Meta, Numbers, PendingWork, PhoneLocation, Phones, Sessions, Store,
     Templates, Tenants, Unique, Webhooks, DEFAULT_CACHE_MB,
 };

@@ -273,13 +273,8 @@ impl Engine {
     }
 
     /// Cold pages sled's writers left to its flusher (`/metrics`).
-    pub fn store_cold_pages_deferred(&self) -> u64 {
-        self.inner.store.cold_pages_deferred()
-    }
-
-    /// Of those, the ones the flusher has not moved yet (`/metrics`).
-    pub fn store_cold_pages_waiting(&self) -> u64 {
-        self.inner.store.cold_pages_waiting()
+    pub fn store_cold_pages(&self) -> pigeon_storage::ColdPages {
+        self.inner.store.cold_pages()
     }
 
     /// How well the group commit batches, and how long the disk kept writers waiting (`/metrics`).

@@ -97,6 +97,17 @@ fn test_commit_delay() -> Option<std::time::Duration> {
 /// records, the ones the send path reads, stay in it; older ones come from the OS's file cache.
 pub const DEFAULT_CACHE_MB: u64 = 8;
 
+/// What [`Store::cold_pages`] reports.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct ColdPages {
+    /// Left to the flusher so far: a count that rises says the OS drops the store's older pages,
+    /// so retention and cleaning read them from disk.
+    pub deferred: u64,
+    /// Of those, the ones the flusher has not moved yet: a backlog that only grows would keep
+    /// sled's segments from being freed, and the store from levelling off.
+    pub waiting: u64,
+}
+
 impl Store {
     /// Opens (or creates) the store in `dir` with the default cache and the system clock, and
     /// starts its committer.
@@ -292,22 +303,15 @@ impl Store {
         self.inner.writes.load(std::sync::atomic::Ordering::Relaxed)
     }
 
-    /// Pages of sled segments being cleaned that a writer left to sled's flusher because their
-    /// bytes were not in the OS's page cache (vendor/sled/PIGEON.md, 4): a count that rises says
-    /// the OS drops the store's older pages, so retention and cleaning read them from disk.
-    pub fn cold_pages_deferred(&self) -> u64 {
+    /// Pages of sled segments being cleaned that writers left to sled's flusher because their
+    /// bytes were not in the OS's page cache (vendor/sled/PIGEON.md, 4); none on PostgreSQL.
+    pub fn cold_pages(&self) -> ColdPages {
         match &self.inner.engine {
-            tree::Engine::Sled(db) => db.cleaning_left_to_flusher(),
-            tree::Engine::Pg(_) => 0,
-        }
-    }
-
-    /// Of [`Self::cold_pages_deferred`], those the flusher has not moved yet: a backlog that only
-    /// grows would keep sled's segments from being freed, and the store from levelling off.
-    pub fn cold_pages_waiting(&self) -> u64 {
-        match &self.inner.engine {
-            tree::Engine::Sled(db) => db.cleaning_waiting_for_flusher() as u64,
-            tree::Engine::Pg(_) => 0,
+            tree::Engine::Sled(db) => ColdPages {
+                deferred: db.cleaning_left_to_flusher(),
+                waiting: db.cleaning_waiting_for_flusher() as u64,
+            },
+            tree::Engine::Pg(_) => ColdPages::default(),
         }
     }
 
