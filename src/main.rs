@@ -109,7 +109,8 @@ struct ServeArgs {
     /// call, from the store): `10m`, `30s`, …
     #[arg(long, env = "PIGEON_ACTOR_IDLE", default_value = "10m", value_parser = humantime::parse_duration)]
     actor_idle: std::time::Duration,
-    /// Sends in the accept path at once; the next is refused at once with 503 `OVERLOADED` and
+    /// Sends in the accept path at once, at most; past the bound (under a flood, what the node
+    /// answers in 15 ms, if fewer) the next is refused at once with 503 `OVERLOADED` and
     /// `Retry-After`, instead of queueing.
     #[arg(long, env = "PIGEON_MAX_PENDING_SENDS", default_value_t = pigeon::overload::DEFAULT_MAX_PENDING_SENDS)]
     max_pending_sends: usize,

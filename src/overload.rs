@@ -11,10 +11,22 @@
 //! A send is judged when it arrives but takes its place only once its body is in: a client that
 //! never finishes its body (slowloris) holds a connection until the body time-out, never a place,
 //! so stalled uploads cannot fill the gate and lock every other sender out.
+//!
+//! A refusal is answered last ([`behind_the_others`]): on a worker with nothing else to do at
+//! once, on a busy one after the connections ready before it. A refusal costs about what a no-op
+//! request costs (HTTP in and out), so a flood answered in arrival order kept the workers busy
+//! with refusals while the sends taken waited their turn among 1,024 connections to be read and
+//! answered. Answered last, a connection that floods waits while the others go first.
 
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
+use std::future::Future;
 use std::hash::BuildHasher;
+use std::pin::Pin;
+use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
+use std::task::{Context, Poll, Waker};
 use std::time::{Duration, Instant};
 
 use actix_web::dev::Payload;
@@ -27,10 +39,10 @@ use ulid::Ulid;
 use crate::error::ApiError;
 use crate::limits::{BODY_TIMEOUT, MAX_BODY};
 
-/// Sends in the accept path at once while the gate sheds, unless the operator sets another bound.
+/// The most sends in the accept path at once while the gate sheds, unless the operator sets
+/// another; the bound then applied is what the node answers in [`QUEUE_TARGET`], if fewer.
 /// Measured under overload (`benches/overload.rs`, docs/operating.md "Overload"), before bursts
-/// and fairness: 256 let the sends taken wait ~0.7 s at p99 behind the refusals, 128 about 0.1 s;
-/// 32 already refused an open-loop client at half the node's rate.
+/// and fairness: 256 let the sends taken wait ~0.7 s at p99 behind the refusals, 128 about 0.1 s.
 pub const DEFAULT_MAX_PENDING_SENDS: usize = 128;
 
 /// The gate judges each window of this length by the one before: a window in which most sends
@@ -43,6 +55,18 @@ const WINDOW: Duration = Duration::from_millis(100);
 /// [`WINDOW`] in the gate's clock, microseconds.
 const WINDOW_US: u64 = WINDOW.as_micros() as u64;
 
+/// While shedding, how long a send taken may wait beyond the quickest send of the last window:
+/// the bound is what the node answers in that time (Little's law), so the sends taken wait about
+/// as long on any machine. A fixed count did not: 128 places are 15 ms of sends at 8,500 answered
+/// a second, but 40–70 ms at the 2,000–3,500 a node answers while a flood takes its cores. 10 ms
+/// held the sends taken closer still but took a third fewer of them; 20 ms left 6 % over 50 ms. The
+/// quickest send's time is the part no smaller bound shortens (a commit's sync), so a slow disk
+/// does not shrink the bound to nothing.
+const QUEUE_TARGET: Duration = Duration::from_millis(15);
+
+/// [`QUEUE_TARGET`] in the gate's clock, microseconds.
+const QUEUE_TARGET_US: u64 = QUEUE_TARGET.as_micros() as u64;
+
 /// How far past the bound a burst may go while the gate is not shedding.
 const BURST: usize = 4;
 
@@ -50,12 +74,17 @@ const BURST: usize = 4;
 /// only by chance (one in this many), never by an attacker's choice.
 const BUCKETS: usize = 1024;
 
+/// The longest a refusal waits behind its worker's other work: the `Retry-After` a client is told
+/// to wait anyway.
+const LAST_AT_MOST: Duration = Duration::from_secs(1);
+
 /// The bound and how many sends are past it now, overall and per tenant; shared by every worker.
 ///
-/// Past the bound, a tenant holding less than its share (the bound over the tenants holding
-/// places) still gets in: a flooding tenant fills the bound and is refused, a quiet one beside it
-/// is not. Nothing gets past [`BURST`] + 1 times the bound. While the gate sheds (see [`WINDOW`]),
-/// the bound applies; otherwise the burst allowance does.
+/// Past the bound, a tenant holding fewer places than the tenants in the path hold on average
+/// still gets in: a flooding tenant fills the bound and is refused, a quiet one beside it is not.
+/// Nothing gets past [`BURST`] + 1 times the operator's bound. While the gate sheds (see
+/// [`WINDOW`]), the bound is what the node answers in [`QUEUE_TARGET`]; otherwise the burst
+/// allowance applies.
 #[derive(Debug)]
 pub struct Gate {
     pending: AtomicUsize,
@@ -68,6 +97,11 @@ pub struct Gate {
     window: AtomicU64,
     arrivals: AtomicU32,
     full: AtomicU32,
+    /// Sends answered in the current window, and the quickest of them (µs in the accept path).
+    done: AtomicU32,
+    quickest: AtomicU64,
+    /// The bound while shedding (see [`QUEUE_TARGET`]).
+    bound: AtomicUsize,
     shedding: AtomicBool,
     epoch: Instant,
     hasher: std::hash::RandomState,
@@ -84,10 +118,18 @@ impl Gate {
             window: AtomicU64::new(0),
             arrivals: AtomicU32::new(0),
             full: AtomicU32::new(0),
+            done: AtomicU32::new(0),
+            quickest: AtomicU64::new(u64::MAX),
+            bound: AtomicUsize::new(max.max(1)),
             shedding: AtomicBool::new(false),
             epoch: Instant::now(),
             hasher: std::hash::RandomState::new(),
         })
+    }
+
+    /// The bound that applies while shedding, now.
+    pub fn bound(&self) -> usize {
+        self.bound.load(Ordering::Relaxed)
     }
 
     /// Sends in the accept path now.
@@ -114,7 +156,7 @@ impl Gate {
     }
 
     /// Counts an arrival at `now` and answers the bound that applies to it: the burst allowance,
-    /// or the bound itself while shedding.
+    /// or, while shedding, the bound the last window's sends allow (see [`QUEUE_TARGET`]).
     fn arrive(&self, now: u64) -> (usize, usize) {
         let window = self.window.load(Ordering::Relaxed);
         if now.saturating_sub(window) >= WINDOW_US
@@ -124,14 +166,32 @@ impl Gate {
             let recent = now - window < 2 * WINDOW_US;
             let (arrivals, full) =
                 (self.arrivals.swap(0, Ordering::Relaxed), self.full.swap(0, Ordering::Relaxed));
-            self.shedding.store(recent && full * 2 > arrivals, Ordering::Relaxed);
+            let (done, quickest) =
+                (self.done.swap(0, Ordering::Relaxed), self.quickest.swap(u64::MAX, Ordering::Relaxed));
+            let shedding = recent && full * 2 > arrivals;
+            if !shedding {
+                self.bound.store(self.max, Ordering::Relaxed);
+            } else if done > 0 {
+                self.bound.store(self.bound_for(done, quickest, now - window), Ordering::Relaxed);
+            }
+            self.shedding.store(shedding, Ordering::Relaxed);
         }
         let p = self.pending();
+        let shedding = self.shedding.load(Ordering::Relaxed);
+        let limit = if shedding { self.bound.load(Ordering::Relaxed) } else { self.max * BURST };
         self.arrivals.fetch_add(1, Ordering::Relaxed);
-        if p >= self.max {
+        if p >= if shedding { limit } else { self.max } {
             self.full.fetch_add(1, Ordering::Relaxed);
         }
-        (p, if self.shedding.load(Ordering::Relaxed) { self.max } else { self.max * BURST })
+        (p, limit)
+    }
+
+    /// The bound while shedding, from a window of `elapsed` µs in which `done` sends were
+    /// answered, the quickest in `quickest` µs: as many sends as the node answers in that time
+    /// plus [`QUEUE_TARGET`] (Little's law), between an eighth of the operator's bound and all of it.
+    fn bound_for(&self, done: u32, quickest: u64, elapsed: u64) -> usize {
+        let allowed = u64::from(done) * (QUEUE_TARGET_US + quickest) / elapsed.max(1);
+        (allowed as usize).clamp((self.max / 8).max(1), self.max)
     }
 
     /// Whether a send of `bucket` arriving at `now` is let in.
@@ -140,12 +200,14 @@ impl Gate {
         if p < limit {
             return true;
         }
-        // Below its share, a tenant still gets in, up to one bound past the burst allowance: the
-        // tenants below their shares cannot hold more than the bound between them, except for
-        // the sends let in at once before they took their places.
+        // Holding fewer than the tenants in the path hold on average, a tenant still gets in, up
+        // to one bound past the burst allowance. Tenants that all flood end with equal holdings,
+        // and none gets in past them until one is answered, so between them they hold about the
+        // bound. A quiet tenant may hold as many as the flooder: with the bound as small as a
+        // slow node's, a share of it refused quiet tenants too.
         let mine = self.held[bucket].load(Ordering::Relaxed) as usize;
         let tenants = self.active.load(Ordering::Relaxed) + usize::from(mine == 0);
-        mine * tenants < limit && p < self.max * (BURST + 1)
+        mine * tenants < p && p < self.max * (BURST + 1)
     }
 
     /// Whether a send nobody can be fair to is refused at `now`: the bound that applies is full.
@@ -161,7 +223,10 @@ impl Gate {
         }
     }
 
-    fn give_back(&self, bucket: usize) {
+    /// Gives back a place held for `micros` µs.
+    fn give_back(&self, bucket: usize, micros: u64) {
+        self.done.fetch_add(1, Ordering::Relaxed);
+        self.quickest.fetch_min(micros, Ordering::Relaxed);
         if self.held[bucket].fetch_sub(1, Ordering::Relaxed) == 1 {
             self.active.fetch_sub(1, Ordering::Relaxed);
         }
@@ -200,8 +265,9 @@ pub struct Slot {
 
 impl Drop for Slot {
     fn drop(&mut self) {
-        self.gate.give_back(self.bucket);
-        metrics::histogram!("pigeon_send_accept_seconds").record(self.since.elapsed().as_secs_f64());
+        let held = self.since.elapsed();
+        self.gate.give_back(self.bucket, held.as_micros() as u64);
+        metrics::histogram!("pigeon_send_accept_seconds").record(held.as_secs_f64());
     }
 }
 
@@ -234,6 +300,7 @@ impl FromRequest for Admitted {
         let body = payload.take();
         Either::Right(Box::pin(async move {
             let _ = actix_web::rt::time::timeout(BODY_TIMEOUT, drain(body)).await;
+            let _ = actix_web::rt::time::timeout(LAST_AT_MOST, behind_the_others()).await;
             Err(ApiError::Overloaded)
         }))
     }
@@ -250,11 +317,88 @@ async fn drain(mut body: Payload) {
     }
 }
 
+/// A worker thread's refusals waiting for their turn, oldest first, each with the flag that lets
+/// it go; and its releaser task.
+#[derive(Default)]
+struct Line {
+    waiting: VecDeque<(Rc<Cell<bool>>, Waker)>,
+    releaser: ReleaserState,
+}
+
+#[derive(Default)]
+enum ReleaserState {
+    /// No refusal on this thread yet.
+    #[default]
+    NotStarted,
+    Running,
+    /// Asleep until a refusal joins the line.
+    Parked(Waker),
+}
+
+thread_local! {
+    static LINE: RefCell<Line> = RefCell::new(Line::default());
+}
+
+/// Resolves once the tasks ready on this worker thread have had a turn: a releaser task lets one
+/// waiting refusal go each time the worker's queue comes round to it, and goes to sleep when none
+/// waits. On an idle worker that is at once; on one busy with a flood it lets the sends taken, and
+/// any connection not refused, be read and answered first. A refused client of a closed loop then
+/// waits (at most [`LAST_AT_MOST`]) instead of coming back at once to take another turn.
+fn behind_the_others() -> impl Future<Output = ()> {
+    let released = Rc::new(Cell::new(false));
+    let mut queued = false;
+    std::future::poll_fn(move |cx| {
+        if released.get() {
+            return Poll::Ready(());
+        }
+        if !queued {
+            queued = true;
+            let before = LINE.with_borrow_mut(|line| {
+                line.waiting.push_back((released.clone(), cx.waker().clone()));
+                std::mem::replace(&mut line.releaser, ReleaserState::Running)
+            });
+            match before {
+                ReleaserState::NotStarted => drop(actix_web::rt::spawn(Releaser)),
+                ReleaserState::Parked(releaser) => releaser.wake(),
+                ReleaserState::Running => {}
+            }
+        }
+        Poll::Pending
+    })
+}
+
+/// Lets one waiting refusal of its worker go per turn (see [`behind_the_others`]).
+struct Releaser;
+
+impl Future for Releaser {
+    type Output = ();
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        let next = LINE.with_borrow_mut(|line| {
+            let next = line.waiting.pop_front();
+            if next.is_none() {
+                line.releaser = ReleaserState::Parked(cx.waker().clone());
+            }
+            next
+        });
+        if let Some((released, waker)) = next {
+            released.set(true);
+            waker.wake();
+            // Back of the worker's queue: the next refusal goes after everything ready now.
+            cx.waker().wake_by_ref();
+        }
+        Poll::Pending
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     const MS: u64 = 1000;
+
+    /// A send's time in the path long enough that the bound while shedding stays the operator's.
+    const SLOW: u64 = 1000 * MS;
 
     fn take(gate: &Gate, bucket: usize, n: usize, now: u64) {
         for _ in 0..n {
@@ -268,25 +412,25 @@ mod tests {
         let gate = Gate::new(4);
         take(&gate, 0, 16, 1);
         assert!(!gate.judge(0, 2), "four times the bound is the most a burst gets");
-        (0..16).for_each(|_| gate.give_back(0));
+        (0..16).for_each(|_| gate.give_back(0, SLOW));
         // Most arrivals of that window found the bound full: the next window sheds, though the
         // burst has drained, so the bound itself applies.
         take(&gate, 0, 4, 100 * MS);
         assert!(gate.shedding_at(100 * MS));
         assert!(!gate.judge(0, 101 * MS), "shedding: the bound itself applies");
         // A window whose arrivals mostly found room ends it: another burst is taken whole.
-        (0..4).for_each(|_| gate.give_back(0));
+        (0..4).for_each(|_| gate.give_back(0, SLOW));
         take(&gate, 0, 16, 200 * MS);
         assert!(!gate.shedding_at(200 * MS));
         (0..8).for_each(|_| assert!(!gate.judge(0, 250 * MS)));
         // A group commit answers everything at once; shedding goes on for the window all the same.
-        (0..16).for_each(|_| gate.give_back(0));
+        (0..16).for_each(|_| gate.give_back(0, SLOW));
         take(&gate, 0, 4, 300 * MS);
         assert!(gate.shedding_at(300 * MS));
         assert!(!gate.judge(0, 320 * MS));
         // A silence ends it too: neither the gauge nor the gate keeps an old window's state.
         assert!(!gate.shedding_at(600 * MS));
-        (0..4).for_each(|_| gate.give_back(0));
+        (0..4).for_each(|_| gate.give_back(0, SLOW));
         take(&gate, 0, 16, 600 * MS);
     }
 
@@ -296,22 +440,91 @@ mod tests {
         take(&gate, 7, 16, 1);
         (0..40).for_each(|_| assert!(!gate.judge(7, 50 * MS)));
         let shedding = 100 * MS;
-        (0..12).for_each(|_| gate.give_back(7));
+        (0..12).for_each(|_| gate.give_back(7, SLOW));
         assert!(!gate.judge(7, shedding), "the flooder holds the whole bound");
         assert!(gate.shedding_at(shedding));
         assert!(gate.judge(9, shedding), "a quiet tenant gets in past it");
-        gate.take(9);
-        gate.take(9);
-        assert!(!gate.judge(9, shedding), "its share of two is 2");
-        assert!(gate.judge(11, shedding), "a third tenant's share is 1");
+        for _ in 0..4 {
+            assert!(gate.judge(9, shedding), "below the average holding");
+            gate.take(9);
+        }
+        assert!(!gate.judge(9, shedding), "it holds as many as the flooder, the average");
+        assert!(!gate.judge(7, shedding), "so does the flooder");
+        assert!(gate.judge(11, shedding), "a third tenant holds none");
         // Sends let in at once, before any of them took its place, overshoot the bound.
         (0..14).for_each(|_| gate.take(7));
         assert!(!gate.judge(11, shedding), "nothing gets past five times the bound");
         assert!(gate.refuses_unknown(shedding), "a key of no tenant has no share");
         assert_eq!(gate.active.load(Ordering::Relaxed), 2);
-        (0..2).for_each(|_| gate.give_back(9));
+        (0..4).for_each(|_| gate.give_back(9, SLOW));
         assert_eq!(gate.active.load(Ordering::Relaxed), 1);
-        (0..15).for_each(|_| gate.give_back(7));
+        (0..15).for_each(|_| gate.give_back(7, SLOW));
         assert!(gate.judge(7, shedding + 1), "room again once places are given back");
+    }
+
+    #[test]
+    fn while_shedding_the_bound_is_what_the_node_answers_in_the_target_time() {
+        let gate = Gate::new(128);
+        let answered = |n: u32, quickest: u64| {
+            gate.done.store(n, Ordering::Relaxed);
+            gate.quickest.store(quickest, Ordering::Relaxed);
+        };
+        // A flood: most arrivals of a window find the 128 places taken.
+        take(&gate, 0, 128, 1);
+        (0..300).for_each(|_| _ = gate.judge(0, 50 * MS));
+        // Meanwhile 300 sends were answered, the quickest in 2 ms: 3,000 a second, so 15 ms past
+        // the quickest is (15 + 2) ms × 3,000/s = 51 places.
+        answered(300, 2 * MS);
+        assert!(gate.judge(1, 100 * MS), "a quiet tenant still gets in");
+        assert!(gate.shedding_at(100 * MS));
+        assert_eq!(gate.bound(), 51);
+        assert!(!gate.judge(0, 150 * MS), "the flooder holds more than 51");
+        // A slow disk: the quickest send took 80 ms. Fewer places would not make it quicker, so
+        // the bound keeps the sends the node answers in 95 ms.
+        answered(100, 80 * MS);
+        assert!(!gate.judge(0, 200 * MS));
+        assert_eq!(gate.bound(), 95);
+        // A window in which nothing was answered (a stall) keeps the bound.
+        assert!(!gate.judge(0, 300 * MS));
+        assert_eq!(gate.bound(), 95);
+        // A very slow node gets an eighth of the operator's bound, never less.
+        answered(10, 0);
+        assert!(!gate.judge(0, 400 * MS));
+        assert_eq!(gate.bound(), 16);
+        // Once the sends are answered and a window finds room, the operator's bound is back.
+        (0..128).for_each(|_| gate.give_back(0, SLOW));
+        assert!(gate.judge(0, 500 * MS));
+        assert!(gate.judge(0, 600 * MS));
+        assert!(!gate.shedding_at(600 * MS));
+        assert_eq!(gate.bound(), 128);
+    }
+
+    #[actix_web::test]
+    async fn a_refusal_waits_for_the_tasks_ready_before_it_and_no_longer() {
+        let order = Rc::new(RefCell::new(Vec::new()));
+        let (a, b) = (order.clone(), order.clone());
+        let started = Instant::now();
+        let refusal = actix_web::rt::spawn(async move {
+            behind_the_others().await;
+            a.borrow_mut().push("refusal");
+        });
+        let other = actix_web::rt::spawn(async move {
+            for i in 0..3 {
+                b.borrow_mut().push(["other 1", "other 2", "other 3"][i]);
+                tokio::task::yield_now().await;
+            }
+        });
+        refusal.await.unwrap();
+        other.await.unwrap();
+        // Ready at once beside it, the other task had its turn first; a worker with nothing else
+        // to do let the refusal go at once, not after `LAST_AT_MOST`.
+        assert_eq!(order.borrow()[0], "other 1");
+        assert!(order.borrow().contains(&"refusal"));
+        assert!(started.elapsed() < LAST_AT_MOST / 4, "{:?}", started.elapsed());
+        // The releaser sleeps with nobody waiting and wakes for the next refusal.
+        assert!(LINE.with_borrow(|line| matches!(line.releaser, ReleaserState::Parked(_))));
+        let started = Instant::now();
+        behind_the_others().await;
+        assert!(started.elapsed() < LAST_AT_MOST / 4);
     }
 }

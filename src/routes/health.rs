@@ -78,6 +78,7 @@ pub async fn metrics(engine: web::Data<Engine>, gate: web::Data<crate::overload:
     metrics::gauge!("pigeon_webhook_deliveries_pending").set(d.webhook_deliveries as f64);
     metrics::gauge!("pigeon_sends_pending").set(gate.pending() as f64);
     metrics::gauge!("pigeon_sends_shedding").set(if gate.shedding() { 1.0 } else { 0.0 });
+    metrics::gauge!("pigeon_sends_bound").set(gate.bound() as f64);
     handle.run_upkeep();
     HttpResponse::Ok().content_type("text/plain; version=0.0.4; charset=utf-8").body(handle.render())
 }

@@ -158,6 +158,7 @@ async fn metrics_count_requests_by_route_and_status() {
         "pigeon_store_blobs_synced_total",
         "pigeon_sends_pending",
         "pigeon_sends_shedding",
+        "pigeon_sends_bound",
         "pigeon_tenant_actors",
     ] {
         assert!(text.contains(needle), "{needle} missing from /metrics:\n{text}");

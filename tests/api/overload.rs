@@ -69,7 +69,8 @@ async fn past_the_bound_a_flooding_tenant_is_refused_at_once_and_a_quiet_one_sti
     let asked = Instant::now();
     let r = app.send(&t.live, json!({"to": "+14155550120", "body": "9"})).await;
     let r = r.expect(503, Some("OVERLOADED"));
-    assert!(asked.elapsed() < Duration::from_millis(1000), "refused at once, not after the commit");
+    // Not after the 3 s commit, nor after the 1 s a refusal may wait behind the worker's other work.
+    assert!(asked.elapsed() < Duration::from_millis(500), "refused at once: {:?}", asked.elapsed());
     assert_eq!(r.headers.get("retry-after").unwrap(), "1");
     // The body was read and dropped, so the connection stays open for the client's next request.
     assert!(r.headers.get("connection").is_none_or(|v| v != "close"), "{:?}", r.headers);
