@@ -14,7 +14,7 @@ pub struct Settings {
     pub admin_token: Option<String>,
     /// Let webhook URLs reach loopback/private networks.
     pub webhook_allow_private: bool,
-    /// HTTP worker threads; `None` is one per core.
+    /// HTTP worker threads; `None` is half the cores, at least one.
     pub workers: Option<usize>,
     /// Make the demo tenant (once) and allow private webhook URLs.
     pub demo: bool,

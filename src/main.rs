@@ -98,7 +98,7 @@ struct ServeArgs {
     /// Serve `POST /bench/noop`, the load harness's baseline route.
     #[arg(long, env = "PIGEON_BENCH_ROUTES")]
     bench_routes: bool,
-    /// HTTP worker threads (default: one per core).
+    /// HTTP worker threads (default: half the cores, at least one).
     #[arg(long, env = "PIGEON_WORKERS")]
     workers: Option<usize>,
     /// How long final messages and settled webhook deliveries are kept: `30d`, `12h`, `10m`,
