@@ -82,10 +82,10 @@ const LAST_AT_MOST: Duration = Duration::from_secs(1);
 ///
 /// Past the bound, a tenant holding fewer places than the tenants in the path hold on average
 /// still gets in: a flooding tenant fills the bound and is refused, a quiet one beside it is not.
-/// So does a tenant whose sends arrive less than half as often as the average sender's in the
-/// current window: a quiet tenant whose own sends are slow for a moment may hold more places than
-/// a flooder that is mostly refused, and was refused for it (0–1.7 % of a 200/s tenant's sends
-/// beside a flood).
+/// So does a tenant whose sends arrive less than half as often as the average sender's over the
+/// current window and the one before: a quiet tenant whose own sends are slow for a moment may
+/// hold more places than a flooder that is mostly refused, and was refused for it (0–1.7 % of a
+/// 200/s tenant's sends beside a flood).
 /// Nothing gets past [`BURST`] + 1 times the operator's bound. While the gate sheds (see
 /// [`WINDOW`]), the bound is what the node answers in [`QUEUE_TARGET`]; otherwise the burst
 /// allowance applies.
@@ -106,12 +106,19 @@ pub struct Gate {
     quickest: AtomicU64,
     /// The bound while shedding (see [`QUEUE_TARGET`]).
     bound: AtomicUsize,
-    /// The current window's number, and per bucket the sends that arrived during it (the
-    /// window's number in the high half, so a bucket last counted in an older window reads as
-    /// none); and how many buckets sent in it.
+    /// The current window's number, and per bucket the sends that arrived during it and the
+    /// window before (see [`Gate::count_in`]); how many buckets sent in it, and in the one before,
+    /// and the known sends that arrived in the one before. Two windows, not one: early in a
+    /// window a few sends are all there is to judge by, and a quiet tenant's burst of ten then
+    /// outnumbered a flood whose clients were waiting for their refusals, and was refused.
     seq: AtomicU32,
     arrived: Box<[AtomicU64]>,
     senders: AtomicU32,
+    senders_before: AtomicU32,
+    arrivals_before: AtomicU32,
+    /// Sends whose key names no tenant, counted as `arrived` is: kept out of the average
+    /// sender's rate, so a flood of bad keys does not let real senders past.
+    unknown: AtomicU64,
     shedding: AtomicBool,
     epoch: Instant,
     hasher: std::hash::RandomState,
@@ -134,6 +141,9 @@ impl Gate {
             seq: AtomicU32::new(0),
             arrived: (0..BUCKETS).map(|_| AtomicU64::new(0)).collect(),
             senders: AtomicU32::new(0),
+            senders_before: AtomicU32::new(0),
+            arrivals_before: AtomicU32::new(0),
+            unknown: AtomicU64::new(0),
             shedding: AtomicBool::new(false),
             epoch: Instant::now(),
             hasher: std::hash::RandomState::new(),
@@ -188,8 +198,13 @@ impl Gate {
                 self.bound.store(self.bound_for(done, quickest, now - window), Ordering::Relaxed);
             }
             self.shedding.store(shedding, Ordering::Relaxed);
-            self.seq.fetch_add(1, Ordering::Relaxed);
-            self.senders.store(0, Ordering::Relaxed);
+            // After a silence the window before is empty: skipping a number makes every count read so.
+            let seq = self.seq.fetch_add(if recent { 1 } else { 2 }, Ordering::Relaxed);
+            let (_, unknown) = unpack(seq, self.unknown.load(Ordering::Relaxed));
+            let senders = self.senders.swap(0, Ordering::Relaxed);
+            let known = arrivals.saturating_sub(unknown);
+            self.senders_before.store(if recent { senders } else { 0 }, Ordering::Relaxed);
+            self.arrivals_before.store(if recent { known } else { 0 }, Ordering::Relaxed);
         }
         let p = self.pending();
         let shedding = self.shedding.load(Ordering::Relaxed);
@@ -216,14 +231,14 @@ impl Gate {
         p < limit || self.past_the_bound(bucket, p, mine)
     }
 
-    /// Whether a send of `bucket`, its `arrived`th in this window, gets in though `p` sends fill
-    /// the bound. Holding fewer than the tenants in the path hold on average, a tenant still gets
-    /// in, up to one bound past the burst allowance. Tenants that all flood end with equal
-    /// holdings, and none gets in past them until one is answered, so between them they hold about
-    /// the bound. A quiet tenant may hold as many as the flooder: with the bound as small as a slow
-    /// node's, a share of it refused quiet tenants too. And a tenant sending less than half as
-    /// often as the average sender gets in whatever it holds; tenants that flood alike send alike,
-    /// so none of them does.
+    /// Whether a send of `bucket`, its `arrived`th in this window and the one before, gets in
+    /// though `p` sends fill the bound. Holding fewer than the tenants in the path hold on
+    /// average, a tenant still gets in, up to one bound past the burst allowance. Tenants that all
+    /// flood end with equal holdings, and none gets in past them until one is answered, so between
+    /// them they hold about the bound. A quiet tenant may hold as many as the flooder: with the
+    /// bound as small as a slow node's, a share of it refused quiet tenants too. And a tenant
+    /// sending less than half as often as the average sender (over the two windows) gets in
+    /// whatever it holds; tenants that flood alike send alike, so none of them does.
     fn past_the_bound(&self, bucket: usize, p: usize, arrived: u32) -> bool {
         if p >= self.max * (BURST + 1) {
             return false;
@@ -233,32 +248,49 @@ impl Gate {
         if mine * tenants < p {
             return true;
         }
-        let senders = u64::from(self.senders.load(Ordering::Relaxed));
-        2 * u64::from(arrived) * senders < u64::from(self.arrivals.load(Ordering::Relaxed))
+        let senders = self.senders.load(Ordering::Relaxed).max(self.senders_before.load(Ordering::Relaxed));
+        let (_, unknown) = self.read(&self.unknown);
+        let arrivals = self.arrivals.load(Ordering::Relaxed).saturating_sub(unknown)
+            + self.arrivals_before.load(Ordering::Relaxed);
+        2 * u64::from(arrived) * u64::from(senders) < u64::from(arrivals)
     }
 
-    /// Counts an arrival of `bucket` in the current window; answers its arrivals in it so far.
+    /// Counts an arrival of `bucket` in the current window; answers its arrivals in it and in
+    /// the window before.
     fn count_arrival(&self, bucket: usize) -> u32 {
-        let seq = u64::from(self.seq.load(Ordering::Relaxed)) << 32;
-        let slot = &self.arrived[bucket];
+        let (before, now) = self.count_in(&self.arrived[bucket]);
+        if now == 1 {
+            self.senders.fetch_add(1, Ordering::Relaxed);
+        }
+        before + now
+    }
+
+    /// Adds one to a count of arrivals kept in one atomic: the number of the window it was last
+    /// counted in (high half), the window before's count and its own (16 bits each, saturating).
+    /// Answers the window before's count and the current one's.
+    fn count_in(&self, slot: &AtomicU64) -> (u32, u32) {
+        let seq = self.seq.load(Ordering::Relaxed);
         let mut counted = slot.load(Ordering::Relaxed);
         loop {
-            let next = if counted & !0xffff_ffff == seq { counted + 1 } else { seq | 1 };
+            let (before, now) = unpack(seq, counted);
+            let now = (now + 1).min(0xffff);
+            let next = u64::from(seq) << 32 | u64::from(before) << 16 | u64::from(now);
             match slot.compare_exchange_weak(counted, next, Ordering::Relaxed, Ordering::Relaxed) {
-                Ok(_) => {
-                    if next == seq | 1 {
-                        self.senders.fetch_add(1, Ordering::Relaxed);
-                    }
-                    return next as u32;
-                }
-                Err(now) => counted = now,
+                Ok(_) => return (before, now),
+                Err(seen) => counted = seen,
             }
         }
+    }
+
+    /// A count's arrivals in the window before the current one and in the current one.
+    fn read(&self, slot: &AtomicU64) -> (u32, u32) {
+        unpack(self.seq.load(Ordering::Relaxed), slot.load(Ordering::Relaxed))
     }
 
     /// Whether a send nobody can be fair to is refused at `now`: the bound that applies is full.
     fn refuses_unknown(&self, now: u64) -> bool {
         let (p, limit) = self.arrive(now);
+        self.count_in(&self.unknown);
         p >= limit
     }
 
@@ -277,6 +309,20 @@ impl Gate {
             self.active.fetch_sub(1, Ordering::Relaxed);
         }
         self.pending.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// A count kept by [`Gate::count_in`], as of window `seq`: its arrivals in the window before and
+/// in `seq` itself.
+fn unpack(seq: u32, counted: u64) -> (u32, u32) {
+    let (at, before, now) =
+        ((counted >> 32) as u32, (counted >> 16) as u32 & 0xffff, counted as u32 & 0xffff);
+    if at == seq {
+        (before, now)
+    } else if at.wrapping_add(1) == seq {
+        (now, 0)
+    } else {
+        (0, 0)
     }
 }
 
@@ -485,6 +531,11 @@ mod tests {
         let gate = Gate::new(4);
         take(&gate, 7, 16, 1);
         (0..40).for_each(|_| assert!(!gate.judge(7, 50 * MS)));
+        // Tenant 9 sent nearly as often in that window: the rate rule lets it in no more than the
+        // flooder, so what follows is the holding rule's.
+        (0..40).for_each(|_| {
+            gate.judge(9, 50 * MS);
+        });
         let shedding = 100 * MS;
         (0..12).for_each(|_| gate.give_back(7, SLOW));
         assert!(!gate.judge(7, shedding), "the flooder holds the whole bound");
@@ -508,14 +559,17 @@ mod tests {
         assert!(gate.judge(7, shedding + 1), "room again once places are given back");
     }
 
-    /// A gate of 8 places that sheds from 100 ms on, at the operator's bound, with nothing held.
-    fn shedding_gate() -> Arc<Gate> {
+    /// A gate of 8 places that sheds from 100 ms on, at the operator's bound, with nothing held:
+    /// `flooders` sent 72 sends between them in the window before.
+    fn shedding_gate(flooders: &[usize]) -> Arc<Gate> {
         let gate = Gate::new(8);
         // A flood fills the burst allowance and most of the window's arrivals find it full: the
         // next window sheds, at the operator's bound (the sends answered were slow).
-        take(&gate, 7, 32, 1);
-        (0..40).for_each(|_| assert!(!gate.judge(7, 50 * MS)));
-        (0..32).for_each(|_| gate.give_back(7, SLOW));
+        for i in 0..32 {
+            take(&gate, flooders[i % flooders.len()], 1, 1);
+        }
+        (0..40).for_each(|i| assert!(!gate.judge(flooders[i % flooders.len()], 50 * MS)));
+        (0..32).for_each(|i| gate.give_back(flooders[i % flooders.len()], SLOW));
         gate
     }
 
@@ -530,7 +584,7 @@ mod tests {
 
     #[test]
     fn past_the_bound_a_tenant_sending_far_less_often_gets_in_though_it_holds_more() {
-        let gate = shedding_gate();
+        let gate = shedding_gate(&[7]);
         let now = 100 * MS;
         let_through(&gate, 7, 30, now);
         assert!(gate.shedding_at(now));
@@ -550,8 +604,34 @@ mod tests {
     }
 
     #[test]
+    fn early_in_a_window_a_quiet_tenants_burst_is_judged_against_the_flood_of_the_window_before() {
+        let gate = shedding_gate(&[7]);
+        let now = 100 * MS;
+        // The flooder's clients wait for their refusals: this window it has sent 4 so far, and
+        // a quiet tenant's burst of 4 (its sends slow for a moment) holds half the bound.
+        take(&gate, 7, 4, now);
+        take(&gate, 9, 4, now);
+        assert!(gate.judge(9, now), "5 against the flood's 76 over two windows");
+        assert!(!gate.judge(7, now), "the flooder is refused");
+    }
+
+    #[test]
+    fn a_flood_of_bad_keys_does_not_let_a_heavy_sender_past_the_bound() {
+        let gate = shedding_gate(&[7]);
+        let now = 100 * MS;
+        let_through(&gate, 7, 30, now);
+        (0..200).for_each(|_| {
+            gate.refuses_unknown(now);
+        });
+        take(&gate, 7, 8, now);
+        assert!(gate.refuses_unknown(now), "the bound is full");
+        assert!(!gate.judge(7, now), "the only real sender is the average one");
+        assert!(gate.judge(9, now), "a tenant sending less often still gets in");
+    }
+
+    #[test]
     fn tenants_that_flood_alike_get_nothing_past_the_bound_by_how_often_they_send() {
-        let gate = shedding_gate();
+        let gate = shedding_gate(&[7, 11]);
         let now = 100 * MS;
         let_through(&gate, 7, 15, now);
         let_through(&gate, 11, 15, now);

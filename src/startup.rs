@@ -200,7 +200,7 @@ impl Application {
 /// flood of requests keeps every worker busy however many are refused: with one worker per core
 /// the workers and the flood's clients took the cores from the actors and the committer, and the
 /// sends taken waited for them. On the 2-core VM, one worker instead of two: under a 1,024-connection
-/// flood the sends taken reached the client at p99 36–50 ms instead of 53–71 (median of six
+/// flood the sends taken reached the client at p99 36–73 ms instead of 53–71 (median of six
 /// phases 40 against 62), closed-loop sends 7.1k against 6.8k/s, the no-op route 24.7k against
 /// 30.9k/s (docs/operating.md, "Overload").
 fn default_workers() -> usize {
