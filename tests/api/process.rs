@@ -216,6 +216,17 @@ async fn a_loadtest_smoke_run_completes_with_nothing_lost() {
     );
 }
 
+/// An open loop sends what its rate asks for over the run and no more: each connection used to
+/// send once more after the run's end (one send a connection, counted as accepted), which at
+/// 40 connections each sending once a second overstated this run's rate by half.
+#[actix_web::test]
+async fn an_open_loop_run_sends_its_rate_times_its_duration() {
+    let (_, r) = loadtest(&["--rate", "40", "--connections", "40", "--duration", "2s", "--warmup", "0s"]);
+    let accepted = r["accepted"].as_u64().unwrap();
+    assert!((72..=80).contains(&accepted), "40/s for 2 s: {r}");
+    assert_eq!(r["lost"], 0, "{r}");
+}
+
 /// The harness's backlog and restart: every message accepted stays queued, survives SIGKILL, and
 /// is back in the phones' queues (as `/metrics` counts them) after the restart.
 #[actix_web::test]
