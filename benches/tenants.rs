@@ -4,9 +4,11 @@
 //! operator call and idle again (memory is reused, not added to); then a fresh process on the
 //! same store with every tenant's record read (the store's own share).
 //!
-//! `cargo bench --bench tenants [-- N [IDLE]]` (default 100,000 tenants, `--actor-idle 5s`;
-//! `150s` keeps every tenant made running until all are made, the worst case for the memory
-//! after the peak; `1000h` shows the behaviour without passivation).
+//! `cargo bench --bench tenants [-- N [IDLE] [--webhooks]]` (default 100,000 tenants,
+//! `--actor-idle 5s`; `150s` keeps every tenant made running until all are made, the worst case
+//! for the memory after the peak; `1000h` shows the behaviour without passivation). With
+//! `--webhooks` each tenant also has one endpoint (for inbound texts, so none is posted), whose
+//! actor starts at every wake: each wake prints the time it took and the server's CPU seconds.
 
 #![allow(missing_docs)]
 
@@ -46,7 +48,7 @@ async fn call(client: &awc::Client, base: &str, method: &str, path: &str, token:
 }
 
 /// One tenant: made, quiet hours off, a sim phone, one text.
-async fn one_tenant(client: &awc::Client, base: &str, i: usize) {
+async fn one_tenant(client: &awc::Client, base: &str, i: usize, webhook: bool) {
     let t = call(
         client,
         base,
@@ -62,6 +64,10 @@ async fn one_tenant(client: &awc::Client, base: &str, i: usize) {
     call(client, base, "PATCH", &format!("/admin/v1/tenants/{id}"), ADMIN, off).await;
     let phone = json!({"tenant_id": id, "number": format!("+1555{:07}", i), "driver": "sim", "sim": {"latency_ms": 0}});
     call(client, base, "POST", "/admin/v1/phones", ADMIN, phone).await;
+    if webhook {
+        let hook = json!({"url": "http://127.0.0.1:9/hook", "events": ["message.received"]});
+        call(client, base, "POST", "/v1/webhooks", &key, hook).await;
+    }
     call(
         client,
         base,
@@ -71,6 +77,15 @@ async fn one_tenant(client: &awc::Client, base: &str, i: usize) {
         json!({"to": format!("+1415{:07}", i), "body": "hello"}),
     )
     .await;
+}
+
+/// The process's CPU time so far (user and system), in seconds.
+fn cpu_s(child: &Child) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{}/stat", child.id())).unwrap_or_default();
+    // The fields after the command's closing parenthesis; utime and stime are the 12th and 13th.
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let f: Vec<f64> = rest.split_whitespace().map(|v| v.parse().unwrap_or(0.0)).collect();
+    (f.get(11).unwrap_or(&0.0) + f.get(12).unwrap_or(&0.0)) / 100.0
 }
 
 async fn running_actors(client: &awc::Client, base: &str) -> u64 {
@@ -87,6 +102,8 @@ async fn running_actors(client: &awc::Client, base: &str) -> u64 {
 async fn serve(dir: &std::path::Path, port: u16, idle: &str, client: &awc::Client) -> Child {
     let child = Command::new(env!("CARGO_BIN_EXE_pigeon"))
         .args(["serve", "--addr", &format!("127.0.0.1:{port}"), "--actor-idle", idle])
+        // The benches' endpoints are on loopback.
+        .arg("--webhook-allow-private")
         .env("PIGEON_DATA_DIR", dir)
         .env("PIGEON_ADMIN_TOKEN", ADMIN)
         .env("RUST_LOG", "warn")
@@ -129,9 +146,11 @@ async fn tenant_ids(client: &awc::Client, base: &str) -> Vec<String> {
     }
 }
 
-/// Wakes every tenant with an operator call that starts its actors (its phones' list).
-async fn wake_all(client: &awc::Client, base: &str) {
+/// Wakes every tenant with an operator call that starts its actors (its phones' list); prints
+/// how long it took and the server's CPU time for it.
+async fn wake_all(client: &awc::Client, base: &str, child: &Child) {
     let ids = tenant_ids(client, base).await;
+    let (n, from, cpu) = (ids.len(), Instant::now(), cpu_s(child));
     futures_util::stream::iter(ids)
         .map(|id| async move {
             let path = format!("/admin/v1/phones?tenant_id={id}");
@@ -140,9 +159,22 @@ async fn wake_all(client: &awc::Client, base: &str) {
         .buffer_unordered(CONCURRENCY)
         .collect::<Vec<()>>()
         .await;
+    let answered = from.elapsed().as_secs_f64();
+    // Actors started on a wake finish starting after its answer: let the server settle.
+    let mut last = cpu_s(child);
+    loop {
+        actix_rt::time::sleep(Duration::from_millis(500)).await;
+        let now = cpu_s(child);
+        if now - last < 0.05 {
+            break;
+        }
+        last = now;
+    }
+    println!("  woken: {n} tenants answered in {answered:.2} s; the server's CPU for it {:.2} s", last - cpu);
 }
 
 fn main() {
+    let webhooks = std::env::args().any(|a| a == "--webhooks");
     let mut args = std::env::args().skip(1).filter(|a| !a.starts_with('-'));
     let n: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(100_000);
     let idle = args.next().unwrap_or_else(|| "5s".into());
@@ -160,7 +192,7 @@ fn main() {
         futures_util::stream::iter(0..n)
             .map(|i| {
                 let (client, base) = (&client, &base);
-                async move { one_tenant(client, base, i).await }
+                async move { one_tenant(client, base, i, webhooks).await }
             })
             .buffer_unordered(CONCURRENCY)
             .collect::<Vec<()>>()
@@ -180,7 +212,7 @@ fn main() {
             per_tenant(rss)
         );
 
-        wake_all(&client, &base).await;
+        wake_all(&client, &base, &child).await;
         println!(
             "every tenant woken again: RSS {:.0} MiB, {} running",
             rss_mib(&child),
@@ -199,7 +231,7 @@ fn main() {
             "a fresh process on the same store: RSS {opened:.0} MiB opened, {:.0} MiB with every tenant read",
             rss_mib(&child)
         );
-        wake_all(&client, &base).await;
+        wake_all(&client, &base, &child).await;
         let running = rested(&client, &base, idle_for).await;
         println!("  every tenant woken there, then idle: RSS {:.0} MiB, {running} running", rss_mib(&child));
         let _ = child.kill();

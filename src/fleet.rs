@@ -45,6 +45,7 @@ thread_local! {
     /// One client per worker thread (awc's client is not `Send`), keeping connections to the
     /// other nodes alive between requests.
     static CLIENT: awc::Client = awc::Client::builder()
+        .connector(awc::Connector::new().rustls_0_23(pigeon_protocol::tls::client_config()))
         .timeout(FORWARD_TIMEOUT)
         .disable_redirects()
         .finish();

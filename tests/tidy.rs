@@ -1,6 +1,7 @@
 //! Tidy checks over the source tree (as rust-analyzer's): every module says what it is for, the
 //! files of `storage/` and `actors/` stay small enough to read in one sitting, and the modules of
-//! `actors/` depend on each other in one direction only (ARCHITECTURE.md "Code map").
+//! `actors/` depend on each other in one direction only (ARCHITECTURE.md "Code map"), and every
+//! HTTP client takes the shared TLS settings.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -242,4 +243,28 @@ fn the_agent_shares_only_the_wire_types_with_the_server() {
         assert!(!manifest.contains(crate_name), "agent/ depends on {crate_name}");
     }
     assert!(manifest.contains("pigeon-protocol"));
+}
+
+/// awc is built without roots of its own (Cargo.toml): a client of the product made without the
+/// shared TLS settings cannot reach an `https://` address at all, and only fails there. So each
+/// connector made takes them, and each client is given a connector.
+#[test]
+fn every_http_client_of_the_product_takes_the_shared_tls_settings() {
+    let dirs = ["src", "actors/src", "loadtest/src", "agent/src"];
+    let mut bare = Vec::new();
+    for p in dirs.iter().flat_map(|d| rust_files(&root().join(d))) {
+        let text = std::fs::read_to_string(&p).unwrap();
+        for (made, needs) in [
+            ("awc::Connector::new()", "rustls_0_23(pigeon_protocol::tls::client_config())"),
+            ("awc::Client::", ".connector("),
+        ] {
+            for (at, _) in text.match_indices(made) {
+                let statement = text[at..].split(';').next().unwrap_or_default();
+                if !statement.contains(needs) {
+                    bare.push(format!("{}:{} lacks {needs}", p.display(), text[..at].lines().count()));
+                }
+            }
+        }
+    }
+    assert!(bare.is_empty(), "HTTP clients without the shared TLS settings: {bare:?}");
 }

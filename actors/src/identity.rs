@@ -216,7 +216,10 @@ impl Identity {
 
 /// Fetches a JWKS and keeps the keys it can use, by `kid`.
 async fn fetch(url: &str) -> Result<HashMap<String, (DecodingKey, Algorithm)>, String> {
-    let client = awc::Client::builder().timeout(Duration::from_secs(5)).finish();
+    let client = awc::Client::builder()
+        .connector(awc::Connector::new().rustls_0_23(pigeon_protocol::tls::client_config()))
+        .timeout(Duration::from_secs(5))
+        .finish();
     let mut res = client.get(url).send().await.map_err(|e| e.to_string())?;
     if !res.status().is_success() {
         return Err(format!("status {}", res.status()));

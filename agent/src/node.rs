@@ -48,6 +48,7 @@ impl Node {
     /// a long poll's `wait` plus `slack`.
     pub fn new(server: &str, token: &str) -> Self {
         let client = awc::Client::builder()
+            .connector(awc::Connector::new().rustls_0_23(pigeon_protocol::tls::client_config()))
             .timeout(Duration::from_secs(pigeon_protocol::MAX_POLL_WAIT_S + 15))
             .add_default_header(("authorization", format!("Bearer {token}")))
             .add_default_header(("user-agent", concat!("pigeon-agent/", env!("CARGO_PKG_VERSION"))))

@@ -167,11 +167,12 @@ pub(crate) async fn drive(
             std::thread::spawn(move || {
                 actix_web::rt::System::new().block_on(async move {
                     // One client per thread, its pool opening a connection for each task that
-                    // has none: making a client loads the system's root certificates (~150
-                    // files), and a client per connection kept a run of 2,000 connections busy
-                    // for seconds, so its sends went out late and all at once.
+                    // has none (a client per connection once loaded the system's root
+                    // certificates per connection, and a run of 2,000 connections sent late).
                     let client = awc::Client::builder()
-                        .connector(awc::Connector::new().limit(0))
+                        .connector(
+                            awc::Connector::new().limit(0).rustls_0_23(pigeon_protocol::tls::client_config()),
+                        )
                         .timeout(Duration::from_secs(30))
                         .finish();
                     let tasks: Vec<_> = (w..conns)

@@ -119,8 +119,11 @@ pub async fn run(args: LoadArgs) -> Result<Report, String> {
             (Some(s), url, token)
         }
     };
-    let mut api =
-        Api { base: base.clone(), client: awc::Client::builder().timeout(Duration::from_secs(30)).finish() };
+    let client = awc::Client::builder()
+        .connector(awc::Connector::new().rustls_0_23(pigeon_protocol::tls::client_config()))
+        .timeout(Duration::from_secs(30))
+        .finish();
+    let mut api = Api { base: base.clone(), client };
     let tracker: Shared = Arc::default();
     let secret = Arc::new(Mutex::new(String::new()));
     let sink =

@@ -1,6 +1,9 @@
 //! The wire types of the phone-agent API, `/phone/v1/`, and the envelopes every answer comes in.
 //! The server serves them and `pigeon agent` speaks them; both take them from here, so the two
-//! sides cannot drift, and the agent needs neither the engine nor the store.
+//! sides cannot drift, and the agent needs neither the engine nor the store. `tls` holds the
+//! TLS settings all their HTTP clients share.
+
+pub mod tls;
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;

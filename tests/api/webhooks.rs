@@ -385,3 +385,36 @@ async fn a_receiver_that_stalls_its_answer_body_times_out_and_the_attempt_is_rec
     let took = started.elapsed();
     assert!(took >= Duration::from_secs(9) && took < Duration::from_secs(15), "{took:?}");
 }
+
+/// An `https://` endpoint gets a TLS handshake offering HTTP/1.1 (every client shares one set of
+/// TLS settings, read once per process); one whose answer is not TLS is a `tls` failure, retried.
+#[actix_web::test]
+async fn an_https_endpoint_gets_a_tls_handshake_and_a_failed_one_is_recorded_as_tls() {
+    let app = spawn_app().await;
+    let t = app.create_tenant("starter").await;
+    // Keeps the first bytes of each connection, then answers in plain HTTP.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("https://{}/h", listener.local_addr().unwrap());
+    let (tx, rx) = std::sync::mpsc::channel::<Vec<u8>>();
+    std::thread::spawn(move || {
+        use std::io::{Read, Write};
+        for mut conn in listener.incoming().flatten() {
+            let mut buf = [0u8; 4096];
+            let n = conn.read(&mut buf).unwrap_or(0);
+            let _ = tx.send(buf[..n].to_vec());
+            let _ = conn.write_all(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n");
+        }
+    });
+    let w = app.register_webhook(&t.live, &url, json!(["message.delivered"])).await;
+    app.send_ok(&t.test, "+14155550100").await;
+    let d = app.wait_attempts(&t.live, w["id"].as_str().unwrap(), 1).await;
+    let hello = rx.recv_timeout(Duration::from_secs(10)).expect("a connection to the endpoint");
+    // A TLS handshake record holding a ClientHello, whose ALPN names HTTP/1.1 only.
+    assert_eq!((hello.first(), hello.get(5)), (Some(&0x16), Some(&0x01)), "{hello:?}");
+    let alpn = [&[0x00, 0x10, 0x00, 0x0b, 0x00, 0x09, 0x08][..], b"http/1.1"].concat();
+    assert!(hello.windows(alpn.len()).any(|w| w == alpn), "ALPN is not [http/1.1]: {hello:?}");
+    let first = &d["attempts"][0];
+    assert_eq!(first["error"], "tls", "{first}");
+    assert!(first["status_code"].is_null(), "{first}");
+    assert_eq!(d["state"], "pending", "retried: {d}");
+}

@@ -250,6 +250,10 @@ fn error_kind(e: &awc::error::SendRequestError) -> String {
         E::Connect(ConnectError::Resolver(_)) => "dns".into(),
         E::Connect(ConnectError::Timeout) => "timeout".into(),
         E::Connect(ConnectError::SslIsNotSupported) => "tls".into(),
+        // A failed handshake (an untrusted certificate, a receiver that does not speak TLS).
+        E::Connect(ConnectError::Io(io)) if io.get_ref().is_some_and(|e| e.is::<rustls::Error>()) => {
+            "tls".into()
+        }
         E::Connect(_) => "connect".into(),
         _ => "request".into(),
     }
@@ -266,7 +270,7 @@ impl Actor for WebhookActor {
                 }))
                 .service(),
             )
-            .max_http_version(awc::http::Version::HTTP_11)
+            .rustls_0_23(pigeon_protocol::tls::client_config())
             .timeout(ATTEMPT_TIMEOUT);
         self.client = Some(
             awc::Client::builder().connector(connector).disable_redirects().timeout(ATTEMPT_TIMEOUT).finish(),

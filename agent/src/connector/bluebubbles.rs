@@ -116,7 +116,10 @@ impl Server {
             return Err(format!("--bb-url: {url:?} is not an http:// or https:// address"));
         }
         Ok(Self {
-            client: awc::Client::builder().timeout(SEND_TIMEOUT).finish(),
+            client: awc::Client::builder()
+                .connector(awc::Connector::new().rustls_0_23(pigeon_protocol::tls::client_config()))
+                .timeout(SEND_TIMEOUT)
+                .finish(),
             base: url.trim_end_matches('/').to_owned(),
             password: password.to_owned(),
         })
