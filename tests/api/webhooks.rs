@@ -418,3 +418,86 @@ async fn an_https_endpoint_gets_a_tls_handshake_and_a_failed_one_is_recorded_as_
     assert!(first["status_code"].is_null(), "{first}");
     assert_eq!(d["state"], "pending", "retried: {d}");
 }
+
+/// A webhook to an `https://` receiver whose certificate a private authority signed is delivered
+/// when the operator points `SSL_CERT_FILE` at that authority (the system's roots otherwise).
+/// The fixtures in tests/fixtures/tls were made under `faketime "2020-01-01"` (valid to 2129, so
+/// the suite's faked clock is inside them) with `openssl`: a P-256 authority, and a leaf for
+/// `IP:127.0.0.1` it signed (`serverAuth`).
+#[actix_web::test]
+async fn a_webhook_is_delivered_over_tls_to_a_receiver_the_operators_authority_vouches_for() {
+    use actix_web::rt::net::TcpListener;
+    use rustls::pki_types::pem::PemObject;
+    use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tls");
+    let certs: Vec<CertificateDer> =
+        CertificateDer::pem_file_iter(fixtures.join("leaf.pem")).unwrap().map(Result::unwrap).collect();
+    let key = PrivateKeyDer::from_pem_file(fixtures.join("leaf.key")).unwrap();
+    let config = rustls::ServerConfig::builder_with_provider(std::sync::Arc::new(
+        rustls::crypto::ring::default_provider(),
+    ))
+    .with_safe_default_protocol_versions()
+    .unwrap()
+    .with_no_client_auth()
+    .with_single_cert(certs, key)
+    .unwrap();
+    let acceptor = tokio_rustls::TlsAcceptor::from(std::sync::Arc::new(config));
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("https://{}/hook", listener.local_addr().unwrap());
+    // Each request's head and body, read in TLS; answered 200.
+    let (tx, rx) = std::sync::mpsc::channel::<String>();
+    actix_web::rt::spawn(async move {
+        while let Ok((tcp, _)) = listener.accept().await {
+            let (acceptor, tx) = (acceptor.clone(), tx.clone());
+            actix_web::rt::spawn(async move {
+                let Ok(mut tls) = acceptor.accept(tcp).await else { return };
+                let mut got = Vec::new();
+                let mut buf = [0u8; 8192];
+                loop {
+                    let text = String::from_utf8_lossy(&got).into_owned();
+                    if let Some((head, body)) = text.split_once("\r\n\r\n") {
+                        let len = head
+                            .lines()
+                            .find_map(|l| {
+                                l.to_ascii_lowercase().strip_prefix("content-length:").map(str::to_owned)
+                            })
+                            .and_then(|v| v.trim().parse::<usize>().ok())
+                            .unwrap_or(0);
+                        if body.len() >= len {
+                            let _ = tx.send(text.clone());
+                            let ok = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok";
+                            if tls.write_all(ok).await.is_err() {
+                                return;
+                            }
+                            got.clear();
+                            continue;
+                        }
+                    }
+                    match tls.read(&mut buf).await {
+                        Ok(0) | Err(_) => return,
+                        Ok(n) => got.extend_from_slice(&buf[..n]),
+                    }
+                }
+            });
+        }
+    });
+
+    let dir = tempfile::tempdir().unwrap();
+    let ca = fixtures.join("ca.pem");
+    let env = [("PIGEON_WEBHOOK_ALLOW_PRIVATE", "true"), ("SSL_CERT_FILE", ca.to_str().unwrap())];
+    let server = spawn_binary_with(&dir.path().join("data"), Some(ADMIN), &dir.path().join("log"), &env);
+    let t = server.create_tenant("starter").await;
+    let w = server.register_webhook(&t.live, &url, json!(["message.delivered"])).await;
+    let id = server.send_ok(&t.test, "+14155550100").await;
+    let d = server.wait_attempts(&t.live, w["id"].as_str().unwrap(), 1).await;
+    let first = &d["attempts"][0];
+    assert_eq!(first["status_code"], 200, "{d}");
+    assert_eq!(d["state"], "succeeded", "{d}");
+    let request = rx.recv_timeout(Duration::from_secs(5)).expect("the receiver got the delivery");
+    assert!(request.starts_with("POST /hook HTTP/1.1\r\n"), "{request}");
+    let body: Value = serde_json::from_str(request.split_once("\r\n\r\n").unwrap().1).unwrap();
+    assert_eq!(body["event"], "message.delivered");
+    assert_eq!(body["message_id"], id.as_str(), "{body}");
+}
