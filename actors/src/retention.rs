@@ -24,6 +24,9 @@ use crate::tenant::{DETECTION_TTL, IDEMPOTENCY_WINDOW};
 const EVERY: Duration = Duration::from_secs(1);
 /// Records deleted (or looked at, for whole-tree scans) per tenant and kind in one turn.
 const BATCH: usize = 256;
+
+/// Records of a span read per turn while it is retired: a read, not a delete, each.
+const SPAN_BATCH: usize = 4_096;
 /// Idempotency keys and detections are found by scanning their whole trees, so those scans run
 /// at most this often.
 const SCAN_EVERY: Duration = Duration::from_secs(60);
@@ -52,6 +55,7 @@ pub(crate) struct Sweeper {
 
 impl Sweeper {
     pub(crate) fn new(store: Store, clock: SharedClock, retention: Duration) -> Self {
+        store.set_span_length(span_length(retention));
         Self {
             store,
             clock,
@@ -94,7 +98,11 @@ impl Sweeper {
         let now = self.clock.now();
         let before = id_bound(now.checked_sub_signed(self.retention).unwrap_or_default());
         let mut more = false;
-        let (mut messages, mut deliveries) = (0, 0);
+        // Spans of messages and deliveries whose time is over go whole (storage's `spans.rs`);
+        // the tenants' batches below delete the rest (records from before spans, and those a
+        // retired span handed on because they were not final yet) key by key.
+        let (mut messages, mut deliveries, spans_due) = self.store.retire_spans(before, SPAN_BATCH)?;
+        more |= spans_due;
         // Only a pass's first turn, or one after a full batch, walks the tenants.
         if std::mem::take(&mut self.tenants_due) {
             let mut after: Option<Ulid> = None;
@@ -143,6 +151,13 @@ impl Sweeper {
         }
         Ok(more)
     }
+}
+
+/// How long a span of messages and deliveries is for a retention window: an eighth of it, from
+/// a second to a day. A final record goes once its whole span is older than the window, so up to
+/// a span after its own time does; shorter spans mean more trees, each retired on its own.
+pub(crate) fn span_length(retention: Duration) -> Duration {
+    (retention / 8).clamp(Duration::from_secs(1), Duration::from_secs(86_400))
 }
 
 impl Actor for Sweeper {

@@ -21,6 +21,7 @@ use std::time::Duration;
 
 use ulid::Ulid;
 
+use super::spans::Spanned;
 use super::tenants::Counters;
 use super::tree::{prefix_end, Tree};
 use super::webhooks::due_key;
@@ -61,8 +62,8 @@ pub(crate) struct Lists {
     pub(crate) mark: Vec<u8>,
     pub(crate) pending: Arc<WorkList>,
     pub(crate) due: Arc<WorkList>,
-    pub(crate) messages: Tree,
-    pub(crate) deliveries: Tree,
+    pub(crate) messages: Arc<Spanned>,
+    pub(crate) deliveries: Arc<Spanned>,
     pub(crate) webhooks: Tree,
     pub(crate) counters: Arc<Counters>,
     /// The clock ids are made with: the mark is a time on it.
@@ -108,26 +109,31 @@ impl Lists {
         let mut listed = 0;
         {
             let from = Ulid::from_parts(ms, 0).to_bytes();
-            for_each_group(&self.messages, prefix, 16, &from, |_, v| {
-                let m: MessageRecord = decode("messages", v)?;
-                for (name, value) in &m.tally {
-                    self.counters.raise(m.tenant_id, name, *value)?;
-                }
-                if m.status.is_pending() && !m.held {
-                    self.pending.add_found(pending_key(m.phone_id, m.id), m.tenant_id)?;
-                    listed += 1;
-                }
-                Ok(())
-            })?;
-            for_each_group(&self.deliveries, prefix, 32, &from, |group, v| {
-                let d: DeliveryRecord = decode("deliveries", v)?;
-                // A deleted webhook's deliveries stay in its log but are owed nothing.
-                if d.state == DeliveryState::Pending && self.webhooks.contains_key(group)? {
-                    self.due.add_found(due_key(d.webhook_id, d.id), d.tenant_id)?;
-                    listed += 1;
-                }
-                Ok(())
-            })?;
+            // Each tree that may hold records since the mark in turn: the order does not matter.
+            for tree in self.messages.trees_since(ms) {
+                for_each_group(&tree, prefix, 16, &from, |_, v| {
+                    let m: MessageRecord = decode("messages", v)?;
+                    for (name, value) in &m.tally {
+                        self.counters.raise(m.tenant_id, name, *value)?;
+                    }
+                    if m.status.is_pending() && !m.held {
+                        self.pending.add_found(pending_key(m.phone_id, m.id), m.tenant_id)?;
+                        listed += 1;
+                    }
+                    Ok(())
+                })?;
+            }
+            for tree in self.deliveries.trees_since(ms) {
+                for_each_group(&tree, prefix, 32, &from, |group, v| {
+                    let d: DeliveryRecord = decode("deliveries", v)?;
+                    // A deleted webhook's deliveries stay in its log but are owed nothing.
+                    if d.state == DeliveryState::Pending && self.webhooks.contains_key(group)? {
+                        self.due.add_found(due_key(d.webhook_id, d.id), d.tenant_id)?;
+                        listed += 1;
+                    }
+                    Ok(())
+                })?;
+            }
         }
         Ok(listed)
     }

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 use ulid::Ulid;
 
+use super::spans::Spanned;
 use super::tree::{Opener, Tree};
 use super::worklist::WorkList;
 use super::{decode, encode, get_of, tkey, ulid_at};
@@ -39,7 +40,7 @@ pub struct HeldMessage {
 
 /// The `messages`, `pending`, `schedule`, `recipients` and `idempotency` trees.
 pub struct Messages {
-    messages: Tree,
+    messages: Arc<Spanned>,
     pending: Arc<WorkList>,
     schedule: Tree,
     recipients: Tree,
@@ -64,9 +65,10 @@ fn schedule_key(m: &MessageRecord) -> Option<[u8; 40]> {
 }
 
 impl Messages {
-    pub(super) fn open(db: &Opener) -> Result<Self, StoreError> {
+    pub(super) fn open(db: &Opener, meta: &Tree) -> Result<Self, StoreError> {
         Ok(Self {
-            messages: db.tree("messages")?,
+            // Keys `tenant ++ id`.
+            messages: Arc::new(Spanned::open(db, meta, "messages", 16)?),
             pending: Arc::new(WorkList::new(db.tree("pending")?, db.clock.clone())),
             schedule: db.tree("schedule")?,
             recipients: db.tree("recipients")?,
@@ -74,7 +76,7 @@ impl Messages {
         })
     }
 
-    pub(super) fn tree(&self) -> &Tree {
+    pub(super) fn tree(&self) -> &Arc<Spanned> {
         &self.messages
     }
 
@@ -108,7 +110,7 @@ impl Messages {
         } else if m.status.is_pending() {
             self.pending.add(pending_key(m.phone_id, m.id), m.tenant_id)?;
         }
-        self.messages.insert(tkey(m.tenant_id, &m.id.to_bytes()), encode(m))?;
+        self.messages.insert(&tkey(m.tenant_id, &m.id.to_bytes()), encode(m))?;
         Ok(())
     }
 
@@ -123,7 +125,7 @@ impl Messages {
         if owed_by_phone {
             self.pending.add(pk, m.tenant_id)?;
         }
-        self.messages.insert(tkey(m.tenant_id, &m.id.to_bytes()), encode(m))?;
+        self.messages.insert(&tkey(m.tenant_id, &m.id.to_bytes()), encode(m))?;
         if !owed_by_phone {
             self.pending.remove(&pk)?;
         }
@@ -161,7 +163,7 @@ impl Messages {
             Some(next) => Bound::Excluded(Ulid::from(next).to_bytes().to_vec()),
             None => Bound::Unbounded,
         };
-        scan(self.messages.range::<Vec<u8>, _>((start, end)), limit, max_read, keep)
+        scan(self.messages.range(start, end, false), limit, max_read, keep)
     }
 
     /// The same newest first: messages before `before` (all when `None`), read backwards with
@@ -182,7 +184,7 @@ impl Messages {
                 None => Bound::Unbounded,
             },
         };
-        scan(self.messages.range::<Vec<u8>, _>((start, end)).rev(), limit, max_read, keep)
+        scan(self.messages.range(start, end, true), limit, max_read, keep)
     }
 
     /// Every message still owed by a phone (or a test completion), phone by phone, oldest first.

@@ -18,6 +18,7 @@ mod phones;
 mod records;
 mod retention;
 mod sessions;
+mod spans;
 mod tenants;
 pub(crate) mod tree;
 mod webhooks;
@@ -187,8 +188,8 @@ impl Store {
         let trees = tree::Opener { engine: &engine, writes: &writes, health: &health, clock: &clock };
         let meta = Meta::open(&trees)?;
         let tenants = Tenants::open(&trees)?;
-        let messages = Messages::open(&trees)?;
-        let webhooks = Webhooks::open(&trees)?;
+        let messages = Messages::open(&trees, meta.tree())?;
+        let webhooks = Webhooks::open(&trees, meta.tree())?;
         let node = match &engine {
             tree::Engine::Pg(pg) => Some(pg.fleet().node_id().to_owned()),
             tree::Engine::Sled(_) => None,
@@ -507,7 +508,7 @@ pub(crate) fn owner_pair(v: Option<tree::IVec>) -> Option<(Ulid, Ulid)> {
 
 /// Records of one tenant in a tree keyed `tenant ++ prefix ++ id`, in id order after `after`.
 pub(crate) fn page<T: Codec>(
-    tree: &tree::Tree,
+    tree: &impl tree::Records,
     name: &'static str,
     prefix: &[u8],
     after: Option<Ulid>,
@@ -521,16 +522,13 @@ pub(crate) fn page<T: Codec>(
         }
         None => Bound::Included(prefix.to_vec()),
     };
-    tree.range::<Vec<u8>, _>((start, Bound::Unbounded))
-        .take_while(|kv| kv.as_ref().map_or(true, |(k, _)| k.starts_with(prefix)))
-        .take(limit)
-        .map(|kv| decode(name, &kv?.1))
-        .collect()
+    let end = tree::prefix_end(prefix).map_or(Bound::Unbounded, Bound::Excluded);
+    tree.records(start, end, false).take(limit).map(|kv| decode(name, &kv?.1)).collect()
 }
 
 /// The same newest first: records under `prefix` (keyed `prefix ++ id`) before `before`.
 pub(crate) fn page_newest<T: Codec>(
-    tree: &tree::Tree,
+    tree: &impl tree::Records,
     name: &'static str,
     prefix: &[u8],
     before: Option<Ulid>,
@@ -547,8 +545,7 @@ pub(crate) fn page_newest<T: Codec>(
             Bound::Included(end)
         }
     };
-    tree.range::<Vec<u8>, _>((Bound::Included(prefix.to_vec()), end))
-        .rev()
+    tree.records(Bound::Included(prefix.to_vec()), end, true)
         .take(limit)
         .map(|kv| decode(name, &kv?.1))
         .collect()
@@ -565,12 +562,12 @@ pub(crate) fn all_of<T: Codec>(
 
 /// One record of a tenant in a tree keyed `tenant ++ id`.
 pub(crate) fn get_of<T: Codec>(
-    tree: &tree::Tree,
+    tree: &impl tree::Records,
     name: &'static str,
     tenant: Ulid,
     id: Ulid,
 ) -> Result<Option<T>, StoreError> {
-    tree.get(tkey(tenant, &id.to_bytes()))?.map(|v| decode(name, &v)).transpose()
+    tree.record(&tkey(tenant, &id.to_bytes()))?.map(|v| decode(name, &v)).transpose()
 }
 
 #[cfg(test)]

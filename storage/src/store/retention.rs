@@ -32,7 +32,9 @@ impl Store {
         if !self.mine(tenant) {
             return Ok(0);
         }
-        let tree = self.inner.messages.tree();
+        // Records past the floor live in spans, which `retire_spans` drops whole.
+        let (tree, floor) = self.inner.messages.tree().base();
+        let before = below_floor(before, floor);
         let mut deleted = 0;
         for kv in tree.range(tkey(tenant, &[0; 16])..tkey(tenant, &before.to_bytes())) {
             if deleted >= max {
@@ -60,7 +62,8 @@ impl Store {
         if !self.mine(tenant) {
             return Ok(0);
         }
-        let tree = self.inner.webhooks.deliveries_tree();
+        let (tree, floor) = self.inner.webhooks.deliveries_tree().base();
+        let before = below_floor(before, floor);
         let mut deleted = 0;
         // Keys are `tenant ++ webhook ++ delivery`: visit each webhook's old range in turn.
         let mut webhook_from = [0u8; 16];
@@ -91,6 +94,46 @@ impl Store {
                 None => return Ok(deleted),
             }
         }
+    }
+
+    /// One step of retiring the spans of messages and of deliveries whose time ended before
+    /// `before` (see `spans.rs`): reads up to `max` records of each, and drops a span once all
+    /// its records are read and those not final copied out. Returns the final messages and
+    /// settled deliveries that went, and whether more is due.
+    pub fn retire_spans(&self, before: Ulid, max: usize) -> Result<(usize, usize, bool), StoreError> {
+        let before_ms = before.timestamp_ms();
+        let messages = self.inner.messages.tree().retire_step(
+            before_ms,
+            max,
+            |v| Ok(decode::<MessageRecord>("messages", v)?.status.is_final()),
+            |_, v| {
+                // Counted under its campaign before it goes (see `prune_messages`).
+                let m: MessageRecord = decode("messages", v)?;
+                match m.campaign_id {
+                    Some(c) => self.inner.campaigns.prune_link(m.tenant_id, c, m.id, m.status),
+                    None => Ok(()),
+                }
+            },
+        )?;
+        let deliveries = self.inner.webhooks.deliveries_tree().retire_step(
+            before_ms,
+            max,
+            |v| Ok(decode::<DeliveryRecord>("deliveries", v)?.state != DeliveryState::Pending),
+            |_, _| Ok(()),
+        )?;
+        Ok((messages.deleted, deliveries.deleted, messages.more || deliveries.more))
+    }
+
+    /// Sets how long a span of messages or deliveries is, for spans made from now on: the
+    /// retention sweeper makes it a fraction of its window.
+    pub fn set_span_length(&self, length: std::time::Duration) {
+        self.inner.messages.tree().set_length(length);
+        self.inner.webhooks.deliveries_tree().set_length(length);
+    }
+
+    /// How many spans hold messages and deliveries (0 on PostgreSQL).
+    pub fn span_count(&self) -> usize {
+        self.inner.messages.tree().span_count() + self.inner.webhooks.deliveries_tree().span_count()
     }
 
     /// Looks at up to `max` idempotency keys from `cursor` and deletes those first used before
@@ -141,6 +184,15 @@ impl Store {
         key.get(..16)
             .and_then(|t| <[u8; 16]>::try_from(t).ok())
             .is_some_and(|t| self.mine(Ulid::from_bytes(t)))
+    }
+}
+
+/// The earlier of `before` and the floor (ms) below which a family's base tree holds its records.
+fn below_floor(before: Ulid, floor: u64) -> Ulid {
+    if before.timestamp_ms() <= floor {
+        before
+    } else {
+        Ulid::from_parts(floor, 0)
     }
 }
 

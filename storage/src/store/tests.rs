@@ -287,12 +287,18 @@ async fn a_renamed_template_frees_its_old_name_and_a_deleted_one_both(place: Pla
 
 async fn retention_deletes_only_what_is_final_and_old_and_keeps_campaign_counts(place: Place) {
     let s = place.open();
+    // Spans of a millisecond (on sled): the old messages, the cutoff and the new one each get
+    // their own.
+    s.set_span_length(std::time::Duration::from_millis(1));
+    let pause = || std::thread::sleep(std::time::Duration::from_millis(3));
     let (t, p, campaign, webhook) = (new_id(), new_id(), new_id(), new_id());
     let mut old_done = message(t, Some(p));
     old_done.status = MessageStatus::Delivered;
     old_done.campaign_id = Some(campaign);
     let old_queued = message(t, Some(p));
+    pause();
     let cutoff = new_id();
+    pause();
     let mut new_done = message(t, Some(p));
     new_done.status = MessageStatus::Delivered;
     for m in [&old_done, &old_queued, &new_done] {
@@ -304,21 +310,42 @@ async fn retention_deletes_only_what_is_final_and_old_and_keeps_campaign_counts(
     s.webhooks().put_delivery(&delivery(settled, DeliveryState::Succeeded)).unwrap();
     s.webhooks().put_delivery(&delivery(pending, DeliveryState::Pending)).unwrap();
 
-    assert_eq!(s.prune_messages(t, cutoff, 100).unwrap(), 1);
+    // What the sweeper does: retire the spans that ended before the cutoff, then delete key by
+    // key from the base tree (all of it on PostgreSQL).
+    let sweep = || {
+        let (mut messages, mut deliveries) = (0, 0);
+        loop {
+            let (m, d, more) = s.retire_spans(cutoff, 100).unwrap();
+            (messages, deliveries) = (messages + m, deliveries + d);
+            if !more {
+                break;
+            }
+        }
+        messages += s.prune_messages(t, cutoff, 100).unwrap();
+        deliveries += s.prune_deliveries(t, cutoff, 100).unwrap();
+        (messages, deliveries)
+    };
+    assert_eq!(sweep(), (1, 1));
     assert_eq!(s.messages().get(t, old_done.id).unwrap(), None);
     assert!(s.messages().get(t, old_queued.id).unwrap().is_some(), "not final: kept");
     assert!(s.messages().get(t, new_done.id).unwrap().is_some(), "too young: kept");
+    let (listed, _) = s.messages().page(t, None, 10, 10, |_| true).unwrap();
+    assert_eq!(listed.iter().map(|m| m.id).collect::<Vec<_>>(), vec![old_queued.id, new_done.id]);
     // The campaign still counts the message it no longer links to.
     assert_eq!(s.campaigns().message_ids(t, campaign).unwrap(), vec![]);
     assert_eq!(s.campaigns().pruned(t, campaign).unwrap(), vec![(MessageStatus::Delivered, 1)]);
-    // A second pass finds nothing more and counts nothing twice.
-    assert_eq!(s.prune_messages(t, cutoff, 100).unwrap(), 0);
-    assert_eq!(s.campaigns().pruned(t, campaign).unwrap(), vec![(MessageStatus::Delivered, 1)]);
-
-    assert_eq!(s.prune_deliveries(t, cutoff, 100).unwrap(), 1);
     assert_eq!(s.webhooks().delivery(t, webhook, settled).unwrap(), None);
     assert!(s.webhooks().delivery(t, webhook, pending).unwrap().is_some(), "pending: kept");
     assert_eq!(s.webhooks().due().unwrap().len(), 1);
+    // A second pass finds nothing more and counts nothing twice.
+    assert_eq!(sweep(), (0, 0));
+    assert_eq!(s.campaigns().pruned(t, campaign).unwrap(), vec![(MessageStatus::Delivered, 1)]);
+    // The message kept goes once final, from wherever it now lives.
+    let mut done = old_queued.clone();
+    done.status = MessageStatus::Delivered;
+    s.messages().put(&done).unwrap();
+    assert_eq!(sweep(), (1, 0));
+    assert_eq!(s.messages().get(t, old_queued.id).unwrap(), None);
 
     let now = crate::ts::truncate(Utc::now());
     let old = now - chrono::Duration::days(8);
@@ -492,3 +519,5 @@ async fn hourly_counts_keep_24_hours_and_survive_reopen(place: Place) {
     // A day later every slot is stale.
     assert!(s.tenants().hours(t, h + 24).unwrap().iter().all(|h| h.sent + h.delivered + h.failed == 0));
 }
+
+mod spans;

@@ -169,6 +169,41 @@ impl Tree {
     }
 }
 
+/// What the families' shared readers ([`super::page`], [`super::get_of`]) read from: a tree, or
+/// a family split into spans (`spans.rs`).
+pub(crate) trait Records {
+    /// Records between two keys, in key order or (`rev`) the other way.
+    fn records(
+        &self,
+        lo: Bound<Vec<u8>>,
+        hi: Bound<Vec<u8>>,
+        rev: bool,
+    ) -> impl Iterator<Item = Result<(IVec, IVec), StoreError>>;
+
+    /// One record.
+    fn record(&self, key: &[u8]) -> Result<Option<IVec>, StoreError>;
+}
+
+impl Records for Tree {
+    fn records(
+        &self,
+        lo: Bound<Vec<u8>>,
+        hi: Bound<Vec<u8>>,
+        rev: bool,
+    ) -> impl Iterator<Item = Result<(IVec, IVec), StoreError>> {
+        let iter = self.range::<Vec<u8>, _>((lo, hi));
+        if rev {
+            iter.rev()
+        } else {
+            iter
+        }
+    }
+
+    fn record(&self, key: &[u8]) -> Result<Option<IVec>, StoreError> {
+        self.get(key)
+    }
+}
+
 /// Records in key order, from either engine.
 pub(crate) struct Iter(IterKind);
 

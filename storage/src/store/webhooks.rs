@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use ulid::Ulid;
 
+use super::spans::Spanned;
 use super::tree::{Opener, Tree};
 use super::worklist::WorkList;
 use super::{all_of, decode, encode, page, page_newest, tkey, ulid_at};
@@ -26,7 +27,7 @@ pub struct DueDelivery {
 /// The `webhooks`, `deliveries` and `due` trees.
 pub struct Webhooks {
     webhooks: Tree,
-    deliveries: Tree,
+    deliveries: Arc<Spanned>,
     due: Arc<WorkList>,
 }
 
@@ -42,10 +43,11 @@ fn delivery_key(tenant: Ulid, webhook: Ulid, id: Ulid) -> Vec<u8> {
 }
 
 impl Webhooks {
-    pub(super) fn open(db: &Opener) -> Result<Self, StoreError> {
+    pub(super) fn open(db: &Opener, meta: &Tree) -> Result<Self, StoreError> {
         Ok(Self {
             webhooks: db.tree("webhooks")?,
-            deliveries: db.tree("deliveries")?,
+            // Keys `tenant ++ webhook ++ id`.
+            deliveries: Arc::new(Spanned::open(db, meta, "deliveries", 32)?),
             due: Arc::new(WorkList::new(db.tree("due")?, db.clock.clone())),
         })
     }
@@ -58,7 +60,7 @@ impl Webhooks {
         &self.due
     }
 
-    pub(super) fn deliveries_tree(&self) -> &Tree {
+    pub(super) fn deliveries_tree(&self) -> &Arc<Spanned> {
         &self.deliveries
     }
 
@@ -89,7 +91,7 @@ impl Webhooks {
         if pending {
             self.due.add(due, d.tenant_id)?;
         }
-        self.deliveries.insert(delivery_key(d.tenant_id, d.webhook_id, d.id), encode(d))?;
+        self.deliveries.insert(&delivery_key(d.tenant_id, d.webhook_id, d.id), encode(d))?;
         if !pending {
             self.due.remove(&due)?;
         }
@@ -103,7 +105,7 @@ impl Webhooks {
         webhook: Ulid,
         id: Ulid,
     ) -> Result<Option<DeliveryRecord>, StoreError> {
-        self.deliveries.get(delivery_key(tenant, webhook, id))?.map(|v| decode("deliveries", &v)).transpose()
+        self.deliveries.get(&delivery_key(tenant, webhook, id))?.map(|v| decode("deliveries", &v)).transpose()
     }
 
     /// A webhook's deliveries, oldest first, after `after`.
