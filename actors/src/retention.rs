@@ -25,8 +25,18 @@ const EVERY: Duration = Duration::from_secs(1);
 /// Records deleted (or looked at, for whole-tree scans) per tenant and kind in one turn.
 const BATCH: usize = 256;
 
-/// Records of a span read per turn while it is retired: a read, not a delete, each.
-const SPAN_BATCH: usize = 4_096;
+/// Records of a span read per turn while it is retired (a read, not a delete, each), and the
+/// pause between turns: up to ~40k records a second, a few seconds for a span at this VM's
+/// highest rates, spread out so the reads do not crowd the accept path's disk and CPU.
+const SPAN_BATCH: usize = 2_048;
+const SPAN_PAUSE: Duration = Duration::from_millis(50);
+
+/// When a pass goes on.
+enum Turn {
+    Now,
+    Later,
+    Done,
+}
 /// Idempotency keys and detections are found by scanning their whole trees, so those scans run
 /// at most this often.
 const SCAN_EVERY: Duration = Duration::from_secs(60);
@@ -81,11 +91,14 @@ impl Sweeper {
     /// One turn of a pass; schedules the next turn while there may be more to delete.
     fn step(&mut self, ctx: &mut Context<Self>) {
         match self.sweep() {
-            Ok(true) => {
+            Ok(Turn::Now) => {
                 // Yield between batches, so a stop at shutdown is not held up by a long pass.
                 ctx.spawn(tokio::task::yield_now().into_actor(self).map(|(), act, ctx| act.step(ctx)));
             }
-            Ok(false) => self.running = false,
+            Ok(Turn::Later) => {
+                ctx.run_later(SPAN_PAUSE, |act, ctx| act.step(ctx));
+            }
+            Ok(Turn::Done) => self.running = false,
             Err(e) => {
                 log_store_failure!(e, "retention sweep failed; trying again at the next pass");
                 self.running = false;
@@ -93,8 +106,9 @@ impl Sweeper {
         }
     }
 
-    /// Deletes one batch of each kind; true if any batch came back full (more may be left).
-    fn sweep(&mut self) -> Result<bool, pigeon_storage::StoreError> {
+    /// Deletes one batch of each kind; says when to go on: at once if any batch came back full,
+    /// after a pause if only a span's retirement is under way.
+    fn sweep(&mut self) -> Result<Turn, pigeon_storage::StoreError> {
         let now = self.clock.now();
         let before = id_bound(now.checked_sub_signed(self.retention).unwrap_or_default());
         let mut more = false;
@@ -102,7 +116,6 @@ impl Sweeper {
         // the tenants' batches below delete the rest (records from before spans, and those a
         // retired span handed on because they were not final yet) key by key.
         let (mut messages, mut deliveries, spans_due) = self.store.retire_spans(before, SPAN_BATCH)?;
-        more |= spans_due;
         // Only a pass's first turn, or one after a full batch, walks the tenants.
         if std::mem::take(&mut self.tenants_due) {
             let mut after: Option<Ulid> = None;
@@ -149,7 +162,13 @@ impl Sweeper {
                 metrics::counter!("pigeon_retention_deleted_total", "kind" => kind).increment(n as u64);
             }
         }
-        Ok(more)
+        Ok(if more {
+            Turn::Now
+        } else if spans_due {
+            Turn::Later
+        } else {
+            Turn::Done
+        })
     }
 }
 

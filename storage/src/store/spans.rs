@@ -425,7 +425,10 @@ impl super::tree::Records for Arc<Spanned> {
 }
 
 /// How long a retired span's tree stays before it is dropped.
+#[cfg(not(test))]
 const DROP_AFTER: std::time::Duration = std::time::Duration::from_secs(5);
+#[cfg(test)]
+const DROP_AFTER: std::time::Duration = std::time::Duration::ZERO;
 
 impl Spans {
     /// Drops the trees retired at least [`DROP_AFTER`] ago.

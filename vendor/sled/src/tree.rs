@@ -2085,39 +2085,55 @@ impl Tree {
         Ok(())
     }
 
-    // Remove all pages for this tree from the underlying
-    // PageCache. This will leave orphans behind if
-    // the tree crashes during gc.
+    // pigeon: removes all pages of a dropped tree, reading only its index nodes (vendor/sled/
+    // PIGEON.md, change 5). Upstream read every page, leaves too, to follow the leaves' `next`
+    // links: a dropped tree's leaves are old, so on a VM that drops cold page cache that was a
+    // disk read per leaf, and a page pulled into the cache per leaf. Here each index level is
+    // walked left to right and the children of the lowest one are freed from the page table
+    // unread. A leaf whose split was not yet linked into its parent is reachable only from its
+    // left sibling and is left behind (space, not data: `pigeon compact` returns it). Like
+    // upstream's, a crash in the middle leaves the rest orphaned too.
     pub(crate) fn gc_pages(
         &self,
-        mut leftmost_chain: Vec<PageId>,
+        leftmost_chain: Vec<PageId>,
     ) -> Result<()> {
-        let guard = pin();
-
-        while let Some(mut pid) = leftmost_chain.pop() {
+        let levels = leftmost_chain.len();
+        let mut guard = pin();
+        let mut freed = 0_u64;
+        for (depth, first) in leftmost_chain.into_iter().enumerate() {
+            let lowest_index = depth + 2 == levels;
+            let leaf_level = depth + 1 == levels;
+            if leaf_level && levels > 1 {
+                // Freed from their parents below.
+                break;
+            }
+            let mut pid = first;
             loop {
-                let cursor_view =
-                    if let Some(view) = self.view_for_pid(pid, &guard)? {
-                        view
-                    } else {
-                        trace!("encountered Free node while GC'ing tree");
-                        break;
-                    };
-
-                let ret = self.context.pagecache.free(
-                    pid,
-                    cursor_view.node_view.0,
-                    &guard,
-                )?;
-
-                if ret.is_ok() {
-                    let next_pid = if let Some(next_pid) = cursor_view.next {
-                        next_pid
-                    } else {
-                        break;
-                    };
-                    assert_ne!(pid, next_pid.get());
-                    pid = next_pid.get();
+                let view = if let Some(view) = self.view_for_pid(pid, &guard)? {
+                    view
+                } else {
+                    break;
+                };
+                if lowest_index {
+                    if let Some(index) = view.data.index_ref() {
+                        for &child in &index.pointers {
+                            self.context.pagecache.free_unread(child, &guard)?;
+                            freed += 1;
+                        }
+                    }
+                }
+                let next = view.next;
+                let _ = self.context.pagecache.free(pid, view.node_view.0, &guard)?;
+                freed += 1;
+                if freed >= GC_BATCH {
+                    // A fresh guard now and then, so what was freed is reclaimed as it goes.
+                    freed = 0;
+                    drop(guard);
+                    guard = pin();
+                }
+                match next {
+                    Some(next_pid) if next_pid.get() != pid => pid = next_pid.get(),
+                    _ => break,
                 }
             }
         }
@@ -2281,3 +2297,6 @@ impl fmt::Display for CompareAndSwapError {
 }
 
 impl std::error::Error for CompareAndSwapError {}
+
+/// pigeon: pages a dropped tree frees under one epoch guard (see `gc_pages`).
+const GC_BATCH: u64 = 1_024;

@@ -172,3 +172,48 @@ fn records_from_before_spans_stay_in_the_base_tree_and_go_key_by_key() {
     let (all, _) = s.messages().page(t, None, 10, 10, |_| true).unwrap();
     assert_eq!(all.iter().map(|m| m.id).collect::<Vec<_>>(), vec![old_queued, now]);
 }
+
+#[test]
+fn dropped_spans_of_many_pages_leave_the_other_trees_whole_and_their_names_gone() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Store::open(dir.path()).unwrap();
+    let t = new_id();
+    s.set_span_length(Duration::from_secs(10));
+    // Three rounds of 30k messages over three spans each (trees of several levels), each round's
+    // spans retired and dropped before the next: pages freed, then allocated again.
+    let keep = at(T0 + 1_000_000, 1);
+    s.accept_message(&message_at(t, keep, MessageStatus::Queued), None, None).unwrap();
+    for round in 0..3u64 {
+        let from = T0 + round * 30_000;
+        for i in 0..30_000u64 {
+            let id = at(from + i, u128::from(i));
+            s.accept_message(&message_at(t, id, MessageStatus::Delivered), None, None).unwrap();
+        }
+        let mut gone = 0;
+        loop {
+            let (m, _, more) = s.retire_spans(at(from + 30_000, 0), 100_000).unwrap();
+            gone += m;
+            if !more {
+                break;
+            }
+        }
+        assert_eq!(gone, 30_000, "round {round}");
+        // The next step drops what was retired.
+        s.retire_spans(at(from + 30_000, 0), 1).unwrap();
+        let engine_trees = match &s.inner.engine {
+            tree::Engine::Sled(db) => db.tree_names(),
+            tree::Engine::Pg(_) => unreachable!(),
+        };
+        let spans: Vec<String> = engine_trees
+            .iter()
+            .map(|n| String::from_utf8_lossy(n).into_owned())
+            .filter(|n| n.starts_with("messages@"))
+            .collect();
+        assert_eq!(spans.len(), 1, "only the kept message's span is left: {spans:?}");
+    }
+    drop(s);
+    let s = Store::open(dir.path()).unwrap();
+    let (all, _) = s.messages().page(t, None, 10, 100_000, |_| true).unwrap();
+    assert_eq!(all.iter().map(|m| m.id).collect::<Vec<_>>(), vec![keep]);
+    assert!(s.tenants().page(None, 10).is_ok());
+}

@@ -1026,8 +1026,10 @@ impl PageCache {
             let free = self.free.clone();
             guard.defer(move || {
                 let mut free = free.lock();
-                // panic if we double-freed a page
-                if free.iter().any(|e| e == &pid) {
+                // pigeon: upstream panicked here on a double free after a linear search of the
+                // free list, under the lock every page allocation takes: quadratic in the pages
+                // of a dropped tree (vendor/sled/PIGEON.md, change 5). Debug builds still check.
+                if cfg!(debug_assertions) && free.iter().any(|e| e == &pid) {
                     panic!("pid {} was double-freed", pid);
                 }
 
@@ -1036,6 +1038,27 @@ impl PageCache {
         }
 
         Ok(new_pointer.map_err(|o| o.map(|(pointer, _)| (pointer, ()))))
+    }
+
+    /// pigeon: frees a page without reading it from disk: its page-table entry is all the
+    /// CAS needs (vendor/sled/PIGEON.md, change 5). Returns whether this call freed it.
+    pub(crate) fn free_unread<'g>(
+        &self,
+        pid: PageId,
+        guard: &'g Guard,
+    ) -> Result<bool> {
+        loop {
+            let page_view = match self.inner.get(pid, guard) {
+                None => return Ok(false),
+                Some(p) => p,
+            };
+            if page_view.is_free() {
+                return Ok(false);
+            }
+            if self.free(pid, page_view, guard)?.is_ok() {
+                return Ok(true);
+            }
+        }
     }
 
     /// Try to atomically add a `PageLink` to the page.
