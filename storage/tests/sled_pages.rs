@@ -47,7 +47,7 @@ fn fragments_inline_and_blobs_are_found_again_through_the_cache_and_after_reopen
         }
         for i in (0..3_000u32).step_by(11) {
             db.remove(i.to_be_bytes()).unwrap();
-            want.remove(&i.to_be_bytes().to_vec());
+            want.remove(i.to_be_bytes().as_slice());
         }
         db.flush().unwrap();
         check(&db, &want);
