@@ -71,6 +71,13 @@ pub async fn metrics(engine: web::Data<Engine>, gate: web::Data<crate::overload:
     let cold = engine.store_cold_pages();
     metrics::counter!("pigeon_store_cold_pages_deferred_total").absolute(cold.deferred);
     metrics::gauge!("pigeon_store_cold_pages_waiting").set(cold.waiting as f64);
+    let seg = engine.store_segments();
+    for (state, n) in
+        [("free", seg.free), ("active", seg.active), ("inactive", seg.inactive), ("draining", seg.draining)]
+    {
+        metrics::gauge!("pigeon_store_segments", "state" => state).set(n as f64);
+    }
+    metrics::gauge!("pigeon_store_live_bytes").set(seg.live_bytes as f64);
     let d = engine.depths().await;
     metrics::gauge!("pigeon_messages_queued").set(d.queued as f64);
     metrics::gauge!("pigeon_messages_in_flight").set(d.in_flight as f64);

@@ -27,6 +27,6 @@ pub use error::StoreError;
 pub use health::{StoreHealth, Writable, FREE_TO_REOPEN};
 pub use store::{
     id_bound, Campaigns, ColdPages, Contacts, Cursor, DueDelivery, HeldMessage, HourCounts, Hourly, Indexed,
-    KeyLocation, Keys, Messages, Meta, Numbers, PendingWork, PhoneLocation, Phones, Sessions, Store,
-    Templates, Tenants, Unique, Webhooks, DEFAULT_CACHE_MB,
+    KeyLocation, Keys, Messages, Meta, Numbers, PendingWork, PhoneLocation, Phones, Segments, Sessions,
+    Store, Templates, Tenants, Unique, Webhooks, DEFAULT_CACHE_MB,
 };

@@ -277,6 +277,11 @@ impl Engine {
         self.inner.store.cold_pages()
     }
 
+    /// How sled's log segments stand (`/metrics`).
+    pub fn store_segments(&self) -> pigeon_storage::Segments {
+        self.inner.store.segments()
+    }
+
     /// How well the group commit batches, and how long the disk kept writers waiting (`/metrics`).
     pub fn commit_stats(&self) -> pigeon_storage::CommitStats {
         self.inner.store.commit_stats()

@@ -109,6 +109,22 @@ pub struct ColdPages {
     pub waiting: u64,
 }
 
+/// What [`Store::segments`] reports: how sled's log segments stand. A store whose file keeps
+/// growing while `live_bytes` stays level is one whose segments are not being reused.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Segments {
+    /// Free for reuse, inside the file.
+    pub free: u64,
+    /// Being written.
+    pub active: u64,
+    /// Written, and more than half live (sled cleans a segment once at most half is).
+    pub inactive: u64,
+    /// Having their live pages moved out, to be freed after.
+    pub draining: u64,
+    /// Bytes of live page fragments in active and inactive segments.
+    pub live_bytes: u64,
+}
+
 impl Store {
     /// Opens (or creates) the store in `dir` with the default cache and the system clock, and
     /// starts its committer.
@@ -313,6 +329,23 @@ impl Store {
                 waiting: db.cleaning_waiting_for_flusher() as u64,
             },
             tree::Engine::Pg(_) => ColdPages::default(),
+        }
+    }
+
+    /// How sled's log segments stand; all zero on PostgreSQL.
+    pub fn segments(&self) -> Segments {
+        match &self.inner.engine {
+            tree::Engine::Sled(db) => {
+                let s = db.segment_summary();
+                Segments {
+                    free: s.free as u64,
+                    active: s.active as u64,
+                    inactive: s.inactive as u64,
+                    draining: s.draining as u64,
+                    live_bytes: s.live_bytes,
+                }
+            }
+            tree::Engine::Pg(_) => Segments::default(),
         }
     }
 

@@ -433,6 +433,12 @@ impl Db {
         self.context.pagecache.log.iobufs.segment_cleaner.deferred_waiting()
     }
 
+    /// pigeon: how the log's segments stand (free, being written, full, being
+    /// cleaned) and the live bytes the full ones hold.
+    pub fn segment_summary(&self) -> crate::pagecache::SegmentSummary {
+        self.context.pagecache.log.iobufs.with_sa(|sa| sa.summary())
+    }
+
     /// Returns the on-disk size of the storage files
     /// for this database.
     pub fn size_on_disk(&self) -> Result<u64> {

@@ -246,6 +246,7 @@ pub use self::{
     subscriber::{Event, Subscriber},
     transaction::Transactional,
     tree::{CompareAndSwapError, Tree},
+    pagecache::SegmentSummary,
 };
 
 use {

@@ -477,7 +477,7 @@ impl IoBufs {
     }
 
     /// `SegmentAccountant` access for coordination with the `PageCache`
-    pub(in crate::pagecache) fn with_sa<B, F>(&self, f: F) -> B
+    pub(crate) fn with_sa<B, F>(&self, f: F) -> B
     where
         F: FnOnce(&mut SegmentAccountant) -> B,
     {

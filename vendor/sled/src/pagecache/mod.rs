@@ -63,6 +63,7 @@ pub use self::{
     },
     disk_pointer::DiskPtr,
     logger::{Log, LogRead},
+    segment::SegmentSummary,
 };
 
 /// The offset of a segment. This equals its `LogOffset` (or the offset of any

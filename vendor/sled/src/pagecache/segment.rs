@@ -133,17 +133,19 @@ impl SegmentCleaner {
 
     pub(crate) fn pop(&self) -> Option<(PageId, LogOffset)> {
         let mut inner = self.inner.lock();
-        let offset = {
-            let (offset, pids) = inner.iter_mut().next()?;
-            if !pids.is_empty() {
-                let pid = pids.iter().next().copied().unwrap();
-                pids.remove(&pid);
-                return Some((pid, *offset));
-            }
-            *offset
-        };
-        inner.remove(&offset);
-        None
+        // pigeon: past a segment whose pages are all handed out, on to the
+        // next; upstream answered `None` there, which ended the flusher's
+        // cleaning for its turn after one segment (vendor/sled/PIGEON.md, 6).
+        loop {
+            let offset = {
+                let (offset, pids) = inner.iter_mut().next()?;
+                if let Some(pid) = pids.pop_first() {
+                    return Some((pid, *offset));
+                }
+                *offset
+            };
+            inner.remove(&offset);
+        }
     }
 
     fn add_pids(&self, offset: LogOffset, pids: BTreeSet<PageId>) {
@@ -495,7 +497,51 @@ impl Segment {
     }
 }
 
+/// pigeon: how the log's segments stand, for an operator's metrics: how
+/// many are free, being written, full, or being cleaned, and the bytes of
+/// live fragments the full ones hold (what cleaning could not give back).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SegmentSummary {
+    /// Segments on the free list, ready for reuse.
+    pub free: usize,
+    /// Segments being written.
+    pub active: usize,
+    /// Segments written and not being cleaned.
+    pub inactive: usize,
+    /// Segments whose live pages are being moved out.
+    pub draining: usize,
+    /// Bytes of live fragments in active and inactive segments.
+    pub live_bytes: u64,
+    /// The file's length as the accountant sees it.
+    pub tip: u64,
+}
+
 impl SegmentAccountant {
+    /// pigeon: see [`SegmentSummary`].
+    pub(crate) fn summary(&self) -> SegmentSummary {
+        let mut out = SegmentSummary {
+            tip: self.tip,
+            free: self.free.len(),
+            ..SegmentSummary::default()
+        };
+        for segment in &self.segments {
+            match segment {
+                Segment::Free(_) => {}
+                Segment::Active(a) => {
+                    out.active += 1;
+                    out.live_bytes +=
+                        a.rss.saturating_sub(a.deferred_replaced_rss) as u64;
+                }
+                Segment::Inactive(i) => {
+                    out.inactive += 1;
+                    out.live_bytes += i.rss as u64;
+                }
+                Segment::Draining(_) => out.draining += 1,
+            }
+        }
+        out
+    }
+
     /// Create a new `SegmentAccountant` from previously recovered segments.
     pub(super) fn start(
         config: RunningConfig,
