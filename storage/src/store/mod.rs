@@ -109,19 +109,16 @@ pub struct ColdPages {
     pub waiting: u64,
 }
 
-/// What [`Store::segments`] reports: how sled's log segments stand. A store whose file keeps
-/// growing while `live_bytes` stays level is one whose segments are not being reused.
+/// What [`Store::segments`] reports: sled's log segments free for reuse, being written, written
+/// (more than half live), and draining (their live pages being moved out so they can be freed),
+/// and the bytes of live page fragments in the active and inactive ones.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+#[allow(missing_docs)]
 pub struct Segments {
-    /// Free for reuse, inside the file.
     pub free: u64,
-    /// Being written.
     pub active: u64,
-    /// Written, and more than half live (sled cleans a segment once at most half is).
     pub inactive: u64,
-    /// Having their live pages moved out, to be freed after.
     pub draining: u64,
-    /// Bytes of live page fragments in active and inactive segments.
     pub live_bytes: u64,
 }
 
@@ -337,13 +334,9 @@ impl Store {
         match &self.inner.engine {
             tree::Engine::Sled(db) => {
                 let s = db.segment_summary();
-                Segments {
-                    free: s.free as u64,
-                    active: s.active as u64,
-                    inactive: s.inactive as u64,
-                    draining: s.draining as u64,
-                    live_bytes: s.live_bytes,
-                }
+                let [free, active, inactive, draining] =
+                    [s.free, s.active, s.inactive, s.draining].map(|n| n as u64);
+                Segments { free, active, inactive, draining, live_bytes: s.live_bytes }
             }
             tree::Engine::Pg(_) => Segments::default(),
         }

@@ -133,19 +133,17 @@ impl SegmentCleaner {
 
     pub(crate) fn pop(&self) -> Option<(PageId, LogOffset)> {
         let mut inner = self.inner.lock();
-        // pigeon: past a segment whose pages are all handed out, on to the
-        // next; upstream answered `None` there, which ended the flusher's
-        // cleaning for its turn after one segment (vendor/sled/PIGEON.md, 6).
-        loop {
-            let offset = {
-                let (offset, pids) = inner.iter_mut().next()?;
-                if let Some(pid) = pids.pop_first() {
-                    return Some((pid, *offset));
-                }
-                *offset
-            };
-            inner.remove(&offset);
-        }
+        let offset = {
+            let (offset, pids) = inner.iter_mut().next()?;
+            if !pids.is_empty() {
+                let pid = pids.iter().next().copied().unwrap();
+                pids.remove(&pid);
+                return Some((pid, *offset));
+            }
+            *offset
+        };
+        inner.remove(&offset);
+        None
     }
 
     fn add_pids(&self, offset: LogOffset, pids: BTreeSet<PageId>) {
