@@ -177,14 +177,24 @@ fn main() -> ExitCode {
         Command::Compact(args) => match pigeon_actors::storage::compact(&args.data_dir) {
             Ok(c) => {
                 let mib = |b: u64| b as f64 / (1024.0 * 1024.0);
-                println!(
-                    "compacted {}: {:.1} MiB -> {:.1} MiB, {} records, {:.1} s",
-                    args.data_dir.display(),
-                    mib(c.before),
-                    mib(c.after),
-                    c.records,
-                    c.took.as_secs_f64()
-                );
+                if c.swapped {
+                    println!(
+                        "compacted {}: {:.1} MiB -> {:.1} MiB, {} records, {:.1} s",
+                        args.data_dir.display(),
+                        mib(c.before),
+                        mib(c.after),
+                        c.records,
+                        c.took.as_secs_f64()
+                    );
+                } else {
+                    println!(
+                        "kept {} as it was: {:.1} MiB, and a copy of its {} records took {:.1} MiB",
+                        args.data_dir.display(),
+                        mib(c.before),
+                        c.records,
+                        mib(c.after)
+                    );
+                }
                 ExitCode::SUCCESS
             }
             Err(e) => {

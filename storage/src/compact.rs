@@ -6,7 +6,9 @@
 //! Steps, each safe to crash in: (1) copy every tree into `<dir>.compacting` (a leftover from an
 //! earlier attempt is removed first); (2) flush and fsync the copy; (3) swap the two directories
 //! in one atomic `renameat2(RENAME_EXCHANGE)`, so `<dir>` is always a whole store, old or new;
-//! (4) delete the old one, now at `<dir>.compacting`.
+//! (4) delete the old one, now at `<dir>.compacting`. A copy that is not smaller (a store with
+//! little dead space: a fresh sled file carries its own overhead) is deleted instead, and the
+//! old store stays as it was.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -18,8 +20,10 @@ use crate::StoreError;
 pub struct Compacted {
     /// Bytes on disk before.
     pub before: u64,
-    /// Bytes on disk after.
+    /// Bytes of the copy. The store keeps this size only if it `swapped`.
     pub after: u64,
+    /// Whether the copy replaced the store (only when it was smaller).
+    pub swapped: bool,
     /// Records copied.
     pub records: u64,
     /// How long it took.
@@ -39,8 +43,8 @@ pub fn compact(dir: &Path) -> Result<Compacted, StoreError> {
     if tmp.exists() {
         std::fs::remove_dir_all(&tmp).map_err(io("remove a leftover copy"))?;
     }
-    let (before, after, records) = {
-        crate::store::wait_for_lock(dir);
+    crate::store::wait_for_lock(dir);
+    let records = {
         let old = sled::Config::new().path(dir).open().map_err(|e| {
             StoreError::Compact(format!(
                 "cannot open the store (is `pigeon serve` still running on it?): {e}"
@@ -66,15 +70,38 @@ pub fn compact(dir: &Path) -> Result<Compacted, StoreError> {
             records += n as u64;
         }
         new.flush()?;
+        records
+    };
+    // Sizes are what `du` counts (blocks allocated) of each store closed after an open (sled's own
+    // `size_on_disk` reads a file's length): a reopened sled file fills out its last segment, so
+    // the copy is opened once, as the node will open it, before the two are compared.
+    crate::store::wait_for_lock(&tmp);
+    sled::Config::new().path(&tmp).open()?.flush()?;
+    crate::store::wait_for_lock(&tmp);
+    let before = allocated(dir).map_err(io("measure the store"))?;
+    {
         std::fs::File::open(tmp.join("db")).and_then(|f| f.sync_all()).map_err(io("sync the copy"))?;
         // Its blob files (long texts) and the names of its files, too.
         crate::blobs::Blobs::new(&tmp).sync().map_err(StoreError::Compact)?;
         std::fs::File::open(&tmp).and_then(|d| d.sync_all()).map_err(io("sync the copy's directory"))?;
-        (old.size_on_disk()?, new.size_on_disk()?, records)
-    };
-    swap(dir, &tmp)?;
-    std::fs::remove_dir_all(&tmp).map_err(io("remove the old store"))?;
-    Ok(Compacted { before, after, records, took: started.elapsed() })
+    }
+    let after = allocated(&tmp).map_err(io("measure the copy"))?;
+    let swapped = after < before;
+    if swapped {
+        swap(dir, &tmp)?;
+    }
+    std::fs::remove_dir_all(&tmp).map_err(io("remove the store not kept"))?;
+    Ok(Compacted { before, after, records, swapped, took: started.elapsed() })
+}
+
+/// Bytes allocated to the files under `path`.
+fn allocated(path: &Path) -> std::io::Result<u64> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = std::fs::symlink_metadata(path)?;
+    if !meta.is_dir() {
+        return Ok(meta.blocks() * 512);
+    }
+    std::fs::read_dir(path)?.try_fold(0, |sum, entry| Ok(sum + allocated(&entry?.path())?))
 }
 
 /// `<dir>.<ext>`, beside `dir`.
@@ -142,13 +169,40 @@ mod tests {
         }
         let c = compact(&dir).unwrap();
         assert!(c.records >= 20_001, "{c:?}");
-        assert!(c.after * 2 < c.before, "{c:?}");
+        assert!(c.after * 2 < c.before && c.swapped, "{c:?}");
         assert!(!sibling(&dir, "compacting").exists(), "the old copy is removed");
         let s = Store::open(&dir).unwrap();
         let imessage = |i: u64| s.numbers().detection(t, &format!("+1{i:010}")).unwrap().map(|d| d.imessage);
         assert_eq!(imessage(19_999), Some(true));
         assert_eq!(imessage(5), Some(true));
         assert_eq!(s.meta().admin_token_hash().unwrap().as_deref(), Some("abc"));
+    }
+
+    #[tokio::test]
+    async fn a_copy_that_is_not_smaller_leaves_the_store_as_it_was() {
+        use std::os::unix::fs::MetadataExt;
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("data");
+        let t = new_id();
+        {
+            let s = Store::open(&dir).unwrap();
+            for i in 0..1_000u64 {
+                s.numbers().set_opted_out(t, &format!("+1{i:010}"), true).unwrap();
+            }
+            s.commit().await.unwrap();
+        }
+        // Nothing was deleted, so there is nothing to give back: a copy, once opened, takes a
+        // whole log segment (512 KiB), more than this store's file.
+        let inode = std::fs::metadata(dir.join("db")).unwrap().ino();
+        for _ in 0..2 {
+            let c = compact(&dir).unwrap();
+            assert!(!c.swapped && c.after >= c.before && c.records >= 1_000, "{c:?}");
+            assert_eq!(std::fs::metadata(dir.join("db")).unwrap().ino(), inode, "the same file stays");
+            assert!(!sibling(&dir, "compacting").exists(), "the copy is removed");
+        }
+        let s = Store::open(&dir).unwrap();
+        assert!(s.numbers().is_opted_out(t, "+10000000999").unwrap());
+        assert!(!s.numbers().is_opted_out(t, "+10000001000").unwrap());
     }
 
     #[tokio::test]

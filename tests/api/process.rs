@@ -282,7 +282,10 @@ async fn compaction_refuses_a_running_node_and_keeps_everything_of_a_stopped_one
     assert!(app.terminate().success());
     let (ok, text) = compact(&data);
     assert!(ok, "{text}");
-    assert!(text.contains("compacted") && text.contains("MiB ->"), "{text}");
+    // 20 messages, none deleted: little or nothing to give back, so the copy may not be smaller
+    // (then the store stays as it was; storage's unit tests pin down both outcomes).
+    assert!(text.contains("MiB ->") || text.contains("as it was"), "{text}");
+    assert!(!dir.path().join("data.compacting").exists(), "{text}");
 
     // The same node, with everything it had.
     let app = spawn_binary_on_sled(&data, Some(ADMIN), &log);
