@@ -1,20 +1,26 @@
 //! Guards pigeon's count of sled's segments by state (vendor/sled/PIGEON.md, 6), which `/metrics`
 //! shows as `pigeon_store_segments{state}` and `pigeon_store_live_bytes`: dropping span-like
 //! trees leaves most segments at most half live, so they go to cleaning (`draining`), and the live
-//! bytes fall with what was dropped.
+//! bytes fall with what was dropped. And the flusher cleans every segment due in one turn
+//! (PIGEON.md, 7): upstream, it cleaned one a turn, so a quiet node's file grew to ~11× its live
+//! pages before it levelled off.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
-fn open(dir: &Path) -> sled::Db {
+/// No flusher (only writers clean, and none write after the drops), or one every `flush_ms`.
+fn open_with(dir: &Path, flush_ms: Option<u64>) -> sled::Db {
     sled::Config::new()
         .path(dir)
         .cache_capacity(8 << 20)
         .segment_size(64 * 1024)
-        // No flusher: only writers clean, and none write after the drops.
-        .flush_every_ms(None)
+        .flush_every_ms(flush_ms)
         .open()
         .unwrap()
+}
+
+fn open(dir: &Path) -> sled::Db {
+    open_with(dir, None)
 }
 
 /// Span-like trees, each written with a few records of a long-lived tree among its own, then all
@@ -67,6 +73,31 @@ fn the_segment_summary_follows_drops_and_cleaning() {
     check(&db, &want);
     drop(db);
 
+    let db = open(dir.path());
+    check(&db, &want);
+}
+
+#[test]
+fn the_flusher_cleans_every_segment_due_in_one_turn() {
+    let dir = tempfile::tempdir().unwrap();
+    // A flusher turn every 2 s, so that upstream's one segment a turn would need a minute here.
+    let db = open_with(dir.path(), Some(2_000));
+    let mut want = BTreeMap::new();
+    write_and_drop(&db, &mut want);
+    let due = db.segment_summary().draining;
+    assert!(due >= 12, "the drops leave many segments to clean: {due}");
+    // Three turns at most; nothing is written meanwhile, so only the flusher cleans.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(6);
+    let left = loop {
+        let left = db.segment_summary().draining;
+        if left <= 2 || std::time::Instant::now() > deadline {
+            break left;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    assert!(left <= 2, "{due} segments due, {left} still being cleaned after 6 s");
+    check(&db, &want);
+    drop(db);
     let db = open(dir.path());
     check(&db, &want);
 }

@@ -917,10 +917,11 @@ impl PageCache {
             target_os = "netbsd",
         )
     ))]
-    pub(crate) fn attempt_gc(&self) -> Result<bool> {
+    pub(crate) fn attempt_gc(&self, onward: bool) -> Result<bool> {
         let guard = pin();
         let cc = concurrency_control::read();
-        let to_clean = self.log.iobufs.segment_cleaner.pop_for_flusher();
+        let to_clean =
+            self.log.iobufs.segment_cleaner.pop_for_flusher(onward);
         let ret = if let Some((pid_to_clean, segment_to_clean)) = to_clean {
             self.rewrite_page(pid_to_clean, segment_to_clean, &guard)
                 .map(|_| true)

@@ -125,25 +125,38 @@ impl SegmentCleaner {
     }
 
     /// pigeon: the next page to clean in the background: one a writer
-    /// deferred, else the next of the queue.
-    pub(crate) fn pop_for_flusher(&self) -> Option<(PageId, LogOffset)> {
+    /// deferred, else the next of the queue; `onward` lets it go on to the
+    /// next segment where this one's pages were all handed out.
+    pub(crate) fn pop_for_flusher(
+        &self,
+        onward: bool,
+    ) -> Option<(PageId, LogOffset)> {
         let deferred = self.deferred.lock().pop();
-        deferred.or_else(|| self.pop())
+        deferred.or_else(|| self.pop_onward(onward))
     }
 
     pub(crate) fn pop(&self) -> Option<(PageId, LogOffset)> {
+        self.pop_onward(false)
+    }
+
+    /// pigeon: upstream's `pop` answered "nothing" on reaching a segment
+    /// whose pages were all handed out (removing it), and the flusher read
+    /// that as "no work": one segment a turn. With `onward` it goes on.
+    fn pop_onward(&self, onward: bool) -> Option<(PageId, LogOffset)> {
         let mut inner = self.inner.lock();
-        let offset = {
-            let (offset, pids) = inner.iter_mut().next()?;
-            if !pids.is_empty() {
-                let pid = pids.iter().next().copied().unwrap();
-                pids.remove(&pid);
-                return Some((pid, *offset));
+        loop {
+            let offset = {
+                let (offset, pids) = inner.iter_mut().next()?;
+                if let Some(pid) = pids.pop_first() {
+                    return Some((pid, *offset));
+                }
+                *offset
+            };
+            inner.remove(&offset);
+            if !onward {
+                return None;
             }
-            *offset
-        };
-        inner.remove(&offset);
-        None
+        }
     }
 
     fn add_pids(&self, offset: LogOffset, pids: BTreeSet<PageId>) {
