@@ -42,15 +42,22 @@ pub struct Sample {
     pub flushes_over_50ms: Option<f64>,
     /// Group-commit flushes over 250 ms in the window.
     pub flushes_over_250ms: Option<f64>,
+    /// Of `flush_wait_ms`, the log's `fdatasync` (the device's part).
+    pub log_sync_ms: Option<f64>,
+    /// Log syncs over 50 ms in the window: a flush over 50 ms without one is the disk completing
+    /// no write for that long (sled's own wait), with one its cache flush.
+    pub log_syncs_over_50ms: Option<f64>,
 }
 
 /// The server's counters behind a sample's per-window store figures.
-const COUNTERS: [&str; 5] = [
+const COUNTERS: [&str; 7] = [
     "pigeon_store_slow_flushes_total",
     "pigeon_store_flush_microseconds_total",
     "pigeon_retention_deleted_total{kind=\"message\"}",
     "pigeon_store_flushes_over_50ms_total",
     "pigeon_store_flushes_over_250ms_total",
+    "pigeon_store_log_sync_microseconds_total",
+    "pigeon_store_log_syncs_over_50ms_total",
 ];
 
 /// Samples every `every` from `measured` until `done` is set; returns the samples.
@@ -100,6 +107,8 @@ pub(crate) async fn sample(
             retention_deleted: rise[2],
             flushes_over_50ms: rise[3],
             flushes_over_250ms: rise[4],
+            log_sync_ms: rise[5].map(|us| us / 1000.0),
+            log_syncs_over_50ms: rise[6],
         });
     }
     out

@@ -64,6 +64,8 @@ pub async fn metrics(engine: web::Data<Engine>, gate: web::Data<crate::overload:
     metrics::counter!("pigeon_store_flushes_over_50ms_total").absolute(c.flushes_over_50ms);
     metrics::counter!("pigeon_store_flushes_over_250ms_total").absolute(c.flushes_over_250ms);
     metrics::counter!("pigeon_store_blobs_synced_total").absolute(c.blobs_synced);
+    metrics::counter!("pigeon_store_log_sync_microseconds_total").absolute(c.sync_micros);
+    metrics::counter!("pigeon_store_log_syncs_over_50ms_total").absolute(c.syncs_over_50ms);
     metrics::gauge!("pigeon_tenant_actors").set(engine.running_tenants() as f64);
     metrics::counter!("pigeon_actor_passivations_total").absolute(engine.passivations());
     metrics::gauge!("pigeon_store_size_bytes").set(engine.store_size() as f64);

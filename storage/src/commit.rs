@@ -53,6 +53,12 @@ pub struct CommitStats {
     pub flushes_over_250ms: u64,
     /// sled's blob files (records over ~128 KiB) synced after the flush that needed them.
     pub blobs_synced: u64,
+    /// Of `flush_micros`, the time in the log's `fdatasync` (the device's cache flush); the rest
+    /// is sled writing its buffers and waiting for the disk to complete them.
+    pub sync_micros: u64,
+    /// Log syncs that took longer than 50 ms: beside `flushes_over_50ms`, they say whether a
+    /// stall was the cache flush or the disk completing no write (sled's `sync_file_range`).
+    pub syncs_over_50ms: u64,
 }
 
 #[derive(Default)]
@@ -64,6 +70,8 @@ struct Counters {
     over_50ms: AtomicU64,
     over_250ms: AtomicU64,
     blobs_synced: AtomicU64,
+    sync_micros: AtomicU64,
+    syncs_over_50ms: AtomicU64,
 }
 
 pub(crate) struct Committer {
@@ -90,6 +98,15 @@ fn sync_log(log: &std::fs::File) -> Result<(), String> {
     log.sync_data().map_err(|e| format!("fdatasync of the store's log: {e}"))
 }
 
+/// What one flush did after sled's part.
+#[derive(Default)]
+struct Flushed {
+    /// Blob files synced.
+    blobs: u64,
+    /// Time in the log's `fdatasync` (zero on PostgreSQL, whose commit is one step).
+    sync: std::time::Duration,
+}
+
 /// What a flush makes durable.
 pub(crate) enum Flusher {
     /// sled, whose log file is `log` (`<dir>/db`) and whose blob files are `blobs`.
@@ -99,16 +116,18 @@ pub(crate) enum Flusher {
 }
 
 impl Flusher {
-    /// One durable flush; how many blob files it synced. On sled: sled's flush, then the log's
-    /// sync, then the blob files it needed.
-    fn flush(&mut self) -> Result<u64, String> {
+    /// One durable flush. On sled: sled's flush, then the log's sync, then the blob files it
+    /// needed.
+    fn flush(&mut self) -> Result<Flushed, String> {
         match self {
             Flusher::Sled { db, log, blobs } => {
                 db.flush().map_err(|e| e.to_string())?;
+                let started = std::time::Instant::now();
                 sync_log(log)?;
-                blobs.sync()
+                let sync = started.elapsed();
+                Ok(Flushed { blobs: blobs.sync()?, sync })
             }
-            Flusher::Pg(pg) => pg.flush().map(|()| 0),
+            Flusher::Pg(pg) => pg.flush().map(|()| Flushed::default()),
         }
     }
 
@@ -174,8 +193,12 @@ impl Committer {
                 last_batch = batch.len();
                 let started = std::time::Instant::now();
                 last_start = started;
-                let res = flusher.flush().map(|n| {
-                    c.blobs_synced.fetch_add(n, Ordering::Relaxed);
+                let res = flusher.flush().map(|f| {
+                    c.blobs_synced.fetch_add(f.blobs, Ordering::Relaxed);
+                    c.sync_micros.fetch_add(f.sync.as_micros() as u64, Ordering::Relaxed);
+                    if f.sync.as_millis() > 50 {
+                        c.syncs_over_50ms.fetch_add(1, Ordering::Relaxed);
+                    }
                 });
                 let took = started.elapsed();
                 if let Err(e) = &res {
@@ -244,6 +267,8 @@ impl Committer {
             flushes_over_50ms: self.counters.over_50ms.load(Ordering::Relaxed),
             flushes_over_250ms: self.counters.over_250ms.load(Ordering::Relaxed),
             blobs_synced: self.counters.blobs_synced.load(Ordering::Relaxed),
+            sync_micros: self.counters.sync_micros.load(Ordering::Relaxed),
+            syncs_over_50ms: self.counters.syncs_over_50ms.load(Ordering::Relaxed),
         }
     }
 }

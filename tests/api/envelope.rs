@@ -159,6 +159,8 @@ async fn metrics_count_requests_by_route_and_status() {
         "pigeon_store_flushes_over_50ms_total",
         "pigeon_store_flushes_over_250ms_total",
         "pigeon_store_blobs_synced_total",
+        "pigeon_store_log_sync_microseconds_total",
+        "pigeon_store_log_syncs_over_50ms_total",
         "pigeon_sends_pending",
         "pigeon_sends_shedding",
         "pigeon_sends_bound",

@@ -208,7 +208,12 @@ async fn a_loadtest_smoke_run_completes_with_nothing_lost() {
     for s in samples {
         assert!(s["rss_mib"].as_f64().unwrap() > 0.0 && s["store_mib"].as_f64().unwrap() > 0.0, "{s}");
         assert!(s["accept_p99_ms"].as_f64().unwrap() >= s["accept_p50_ms"].as_f64().unwrap(), "{s}");
+        // The log's syncs are timed inside the flushes that contain them.
+        let (sync, wait) = (s["log_sync_ms"].as_f64().unwrap(), s["flush_wait_ms"].as_f64().unwrap());
+        assert!((0.0..=wait).contains(&sync), "{s}");
     }
+    let synced: f64 = samples.iter().map(|s| s["log_sync_ms"].as_f64().unwrap()).sum();
+    assert!(synced > 0.0, "every flush syncs the log: {r}");
     let chart = chart.expect("the chart is written beside the report");
     assert!(
         chart.contains("<svg") && chart.contains("server RSS") && chart.contains("accept p99"),
