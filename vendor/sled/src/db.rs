@@ -439,6 +439,12 @@ impl Db {
         self.context.pagecache.log.iobufs.with_sa(|sa| sa.summary())
     }
 
+    /// pigeon: how many page ids are free for reuse (a dropped tree's pages
+    /// join them once no reader can still see them).
+    pub fn free_pages(&self) -> usize {
+        self.context.pagecache.free_pages()
+    }
+
     /// Returns the on-disk size of the storage files
     /// for this database.
     pub fn size_on_disk(&self) -> Result<u64> {

@@ -349,6 +349,12 @@ const _: () = assert!(std::mem::size_of::<CacheInfo>() == 32);
 /// The `blob` of an inline fragment: blob pointers are lsns, never negative.
 const NO_BLOB: BlobPointer = BlobPointer::MIN;
 
+/// pigeon: the `blob` of the inline fragment that is a freed page's `Free` record. A freed page
+/// is kept as this one entry and no `update`, instead of a boxed `Update::Free` (160 bytes): a
+/// dropped tree frees every page it had, and those entries stay until the ids are allocated
+/// again (vendor/sled/PIGEON.md, change 8).
+const FREE_RECORD: BlobPointer = BlobPointer::MIN + 1;
+
 impl CacheInfo {
     pub(crate) fn new(
         ts: u64,
@@ -379,7 +385,7 @@ impl CacheInfo {
     }
 
     pub(crate) fn pointer(&self) -> DiskPtr {
-        if self.blob == NO_BLOB {
+        if self.blob == NO_BLOB || self.blob == FREE_RECORD {
             DiskPtr::Inline(self.lid)
         } else {
             DiskPtr::Blob(self.lid, self.blob)
@@ -388,6 +394,16 @@ impl CacheInfo {
 
     pub(crate) fn log_size(&self) -> u64 {
         u64::from(self.log_size)
+    }
+
+    /// pigeon: this entry as the one a freed page keeps (see [`FREE_RECORD`]).
+    fn freed(self) -> CacheInfo {
+        assert_eq!(self.blob, NO_BLOB, "a Free record is inline");
+        CacheInfo { blob: FREE_RECORD, ..self }
+    }
+
+    fn is_free_record(&self) -> bool {
+        self.blob == FREE_RECORD
     }
 }
 
@@ -534,8 +550,17 @@ impl Page {
     }
 
     pub(crate) fn is_free(&self) -> bool {
-        self.update.as_ref().map_or(false, |u| u.is_free())
-            || self.cache_infos.is_empty()
+        match (&self.update, self.cache_infos.as_slice()) {
+            (_, []) => true,
+            (None, [only]) => only.is_free_record(),
+            (Some(u), _) => u.is_free(),
+            _ => false,
+        }
+    }
+
+    /// pigeon: a freed page, kept without a boxed update (see [`FREE_RECORD`]).
+    fn freed(cache_info: CacheInfo) -> Page {
+        Page { update: None, cache_infos: vec![cache_info.freed()] }
     }
 
     pub(crate) fn last_lsn(&self) -> Lsn {
@@ -1042,6 +1067,11 @@ impl PageCache {
         Ok(new_pointer.map_err(|o| o.map(|(pointer, _)| (pointer, ()))))
     }
 
+    /// pigeon: how many page ids wait on the free list (`Db::free_pages`).
+    pub(crate) fn free_pages(&self) -> usize {
+        self.free.lock().len()
+    }
+
     /// pigeon: frees a page without reading it from disk: its page-table entry is all the
     /// CAS needs (vendor/sled/PIGEON.md, change 5). Returns whether this call freed it.
     pub(crate) fn free_unread<'g>(
@@ -1324,7 +1354,10 @@ impl PageCache {
             Some(page_view) => page_view,
             None => return true,
         };
-        if page_view.update.is_some() || page_view.lone_blob().is_some() {
+        if page_view.update.is_some()
+            || page_view.is_free()
+            || page_view.lone_blob().is_some()
+        {
             return true;
         }
         page_view.cache_infos.iter().all(|ci| {
@@ -1577,14 +1610,18 @@ impl PageCache {
         let log_kind = log_kind_from_update(&update);
         trace!("cas_page on pid {} has log kind: {:?}", pid, log_kind);
 
+        // pigeon: a freed page keeps no boxed update (see `FREE_RECORD`).
+        let freeing = update.is_free();
         let mut new_page = Some(Owned::new(Page {
-            update: Some(Box::new(update)),
+            update: if freeing { None } else { Some(Box::new(update)) },
             cache_infos: Vec::default(),
         }));
 
         loop {
             let mut page_ptr = new_page.take().unwrap();
-            let log_reservation = match &**page_ptr.update.as_ref().unwrap() {
+            let log_reservation = match page_ptr.update.as_deref() {
+                None => self.log.reserve(log_kind, pid, &(), guard)?,
+                Some(update) => match update {
                 Update::Counter(ref c) => {
                     self.log.reserve(log_kind, pid, c, guard)?
                 }
@@ -1598,6 +1635,7 @@ impl PageCache {
                 other => {
                     panic!("non-replacement used in cas_page: {:?}", other)
                 }
+                },
             };
             let lsn = log_reservation.lsn();
             let new_pointer = log_reservation.pointer();
@@ -1628,7 +1666,8 @@ impl PageCache {
                 u64::try_from(log_reservation.reservation_len()).unwrap(),
             );
 
-            page_ptr.cache_infos = vec![cache_info];
+            page_ptr.cache_infos =
+                vec![if freeing { cache_info.freed() } else { cache_info }];
 
             debug_delay();
             let result =
@@ -1683,9 +1722,13 @@ impl PageCache {
                     let mut returned_update: Owned<_> = cas_error.new;
 
                     if actual_ts != old.ts() || is_rewrite {
+                        let update = match returned_update.update.take() {
+                            Some(update) => *update,
+                            None => Update::Free,
+                        };
                         return Ok(Err(Some((
                             PageView { read: current, entry: old.entry },
-                            *returned_update.update.take().unwrap(),
+                            update,
                         ))));
                     }
                     trace!(
@@ -2221,16 +2264,15 @@ impl PageCache {
             // Set up new page
             trace!("installing page for pid {}", pid);
 
-            let update = if pid == META_PID || pid == COUNTER_PID {
+            let page = if pid == META_PID || pid == COUNTER_PID {
                 let update =
                     self.pull(pid, cache_infos[0].lsn, cache_infos[0].pointer())?;
-                Some(Box::new(update))
+                Page { update: Some(Box::new(update)), cache_infos }
             } else if state.is_free() {
-                Some(Box::new(Update::Free))
+                Page::freed(cache_infos[0])
             } else {
-                None
+                Page { update: None, cache_infos }
             };
-            let page = Page { update, cache_infos };
 
             self.inner.insert(pid, page, &guard);
         }

@@ -1,0 +1,144 @@
+//! Guards pigeon's compact freed page (vendor/sled/PIGEON.md, 8). Dropping a tree frees each of
+//! its pages, and a freed page stays in sled's page table until its id is allocated again;
+//! upstream kept each as a boxed `Update::Free` (160 bytes beside the entry itself), so every
+//! retired span of messages put ~25 MiB on the node's RSS for the half minute until its ids were
+//! reused. Now a freed page is one flagged fragment entry, no larger than what it replaces.
+//! This counts the heap's live bytes around a drop, and checks that freed pages still behave as
+//! free ones: reused by new pages, found again after a reopen, nothing read back wrong.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::atomic::{AtomicIsize, Ordering::Relaxed};
+
+/// The system allocator, counting the bytes it has handed out and not had back.
+struct Counting;
+
+static LIVE: AtomicIsize = AtomicIsize::new(0);
+
+// The one way to count the heap's live bytes: a wrapper around the system's allocator.
+#[allow(unsafe_code)]
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            LIVE.fetch_add(layout.size() as isize, Relaxed);
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, p: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(p, layout) };
+        LIVE.fetch_sub(layout.size() as isize, Relaxed);
+    }
+
+    unsafe fn realloc(&self, p: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let q = unsafe { System.realloc(p, layout, new_size) };
+        if !q.is_null() {
+            LIVE.fetch_add(new_size as isize - layout.size() as isize, Relaxed);
+        }
+        q
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// A small cache, so most of a large tree's pages are on disk only, as a retired span's are.
+fn open(dir: &Path) -> sled::Db {
+    sled::Config::new().path(dir).cache_capacity(1 << 20).flush_every_ms(None).open().unwrap()
+}
+
+/// Reads until sled has handed every page freed so far back to its free list (that waits until
+/// no reader can still see the page, and so does giving back what the page replaced).
+fn settle(db: &sled::Db, probe: &sled::Tree) -> usize {
+    let (mut last, mut same) = (usize::MAX, 0);
+    for i in 0u32.. {
+        probe.get(i.to_be_bytes()).unwrap();
+        if i % 1_000 == 0 {
+            let now = db.free_pages();
+            same = if now == last { same + 1 } else { 0 };
+            last = now;
+            if same == 20 {
+                return now;
+            }
+        }
+    }
+    unreachable!()
+}
+
+fn value(i: u32) -> Vec<u8> {
+    let mut v = vec![(i % 251) as u8; 90];
+    v[..4].copy_from_slice(&i.to_be_bytes());
+    v
+}
+
+/// One test, so no other test's allocations fall between the counts.
+#[test]
+fn a_dropped_trees_freed_pages_hold_no_more_memory_than_they_did_and_are_reused() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut want = BTreeMap::new();
+    {
+        let db = open(dir.path());
+        let keep = db.open_tree("keep").unwrap();
+        let span = db.open_tree("span").unwrap();
+        for i in 0..60_000u32 {
+            // Ids in time order, as a span's messages are; a few live records beside them.
+            span.insert(i.to_be_bytes(), value(i)).unwrap();
+            if i % 100 == 0 {
+                keep.insert(i.to_be_bytes(), value(i)).unwrap();
+                want.insert(i.to_be_bytes().to_vec(), value(i));
+            }
+        }
+        db.flush().unwrap();
+    }
+    {
+        // Reopened, nothing of the span is in memory but its page-table entries, as with a
+        // span retired minutes after it was written.
+        let db = open(dir.path());
+        let keep = db.open_tree("keep").unwrap();
+        let free_before = settle(&db, &keep);
+        let live_before = LIVE.load(Relaxed);
+
+        assert!(db.drop_tree("span").unwrap());
+        let freed = settle(&db, &keep) - free_before;
+        let grown = LIVE.load(Relaxed) - live_before;
+        assert!(freed > 1_000, "the test means to free many pages: {freed}");
+        // Upstream: ~160 bytes more a page (the boxed `Update::Free`); now the new entry is
+        // no larger than the one it replaced, and the free list holds an id (8 bytes, 16 while
+        // the heap's buffer has just doubled).
+        let per_page = grown as f64 / freed as f64;
+        assert!(per_page <= 24.0, "{per_page:.0} bytes stay per freed page ({freed} pages, {grown} bytes)");
+
+        // New pages take the freed ids.
+        let next = db.open_tree("next").unwrap();
+        for i in 0..20_000u32 {
+            next.insert(i.to_be_bytes(), value(i)).unwrap();
+        }
+        db.flush().unwrap();
+        let free_after = db.free_pages();
+        assert!(free_after < free_before + freed, "no freed id was reused: {free_after}");
+        for i in (0..20_000u32).step_by(7) {
+            assert_eq!(next.get(i.to_be_bytes()).unwrap().as_deref(), Some(value(i).as_slice()));
+        }
+    }
+    // A reopen finds the ids still free (read back as free pages) and everything else as written.
+    let db = open(dir.path());
+    assert!(!db.tree_names().iter().any(|n| n.as_ref() == b"span"));
+    let before = db.free_pages();
+    assert!(before > 0, "the ids left free are free after a reopen");
+    let keep = db.open_tree("keep").unwrap();
+    assert_eq!(keep.len(), want.len());
+    for (k, v) in &want {
+        assert_eq!(keep.get(k).unwrap().as_deref(), Some(v.as_slice()));
+    }
+    assert_eq!(db.open_tree("next").unwrap().len(), 20_000);
+    // And a reopened store hands them out again.
+    let more = db.open_tree("more").unwrap();
+    for i in 0..20_000u32 {
+        more.insert(i.to_be_bytes(), value(i)).unwrap();
+    }
+    db.flush().unwrap();
+    assert!(db.free_pages() < before, "ids free after a reopen are reused");
+    assert_eq!(more.iter().count(), 20_000);
+}
