@@ -172,11 +172,12 @@ impl Sweeper {
     }
 }
 
-/// How long a span of messages and deliveries is for a retention window: an eighth of it, from
+/// How long a span of messages and deliveries is for a retention window: a sixteenth of it, from
 /// a second to a day. A final record goes once its whole span is older than the window, so up to
-/// a span after its own time does; shorter spans mean more trees, each retired on its own.
+/// a span after its own time does; shorter spans mean more trees, each retired on its own, and
+/// each retirement frees fewer pages at once (their entries stay until reused).
 pub(crate) fn span_length(retention: Duration) -> Duration {
-    (retention / 8).clamp(Duration::from_secs(1), Duration::from_secs(86_400))
+    (retention / 16).clamp(Duration::from_secs(1), Duration::from_secs(86_400))
 }
 
 impl Actor for Sweeper {

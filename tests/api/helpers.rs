@@ -576,6 +576,19 @@ impl Receiver {
         }
         panic!("receiver got {} requests, expected {n}", self.hits().len());
     }
+
+    /// Waits (up to 5 s) for the first request that carried the event `id` (its `webhook-id`):
+    /// found by its id, not its place, since delivery is at least once (a restart may cut short
+    /// the record of a success, and the event then comes again beside the next one).
+    pub async fn wait_for_event(&self, id: &str) -> Hit {
+        for _ in 0..100 {
+            if let Some(h) = self.hits().into_iter().find(|h| h.headers["webhook-id"] == id) {
+                return h;
+            }
+            actix_web::rt::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("no request carried event {id}: {} in all", self.hits().len());
+    }
 }
 
 pub async fn spawn_receiver() -> Receiver {

@@ -42,20 +42,6 @@ async fn test_event(app: &Api, key: &str, webhook: &str) -> Value {
     r.expect(202, None).data().clone()
 }
 
-/// The first request that carried `event` (a `test_event` answer): found by its id, not its place,
-/// since delivery is at least once (a restart may cut short the record of a success, and the
-/// event then comes again beside the next one).
-async fn hit_for(rx: &Receiver, event: &Value) -> Hit {
-    let id = event["event_id"].as_str().expect("the event's id");
-    for _ in 0..100 {
-        if let Some(h) = rx.hits().into_iter().find(|h| h.headers["webhook-id"] == id) {
-            return h;
-        }
-        actix_web::rt::time::sleep(Duration::from_millis(50)).await;
-    }
-    panic!("no request carried event {id}: {} in all", rx.hits().len());
-}
-
 #[actix_web::test]
 async fn every_attempt_verifies_with_the_standard_webhooks_library_across_retries() {
     let app = spawn_app_at_real_time().await;
@@ -121,11 +107,11 @@ async fn a_rotated_secret_signs_beside_the_new_one_for_24_hours_across_a_restart
     // A restart inside the 24 hours keeps both.
     let app = app.restart().await;
     app.clock.advance(Duration::from_secs(23 * 3600));
-    let h = hit_for(&rx, &test_event(&app, &t.live, &id).await).await;
+    let h = rx.wait_for_event(test_event(&app, &t.live, &id).await["event_id"].as_str().unwrap()).await;
     assert!(signed_with(&old, &h) && signed_with(&new, &h), "both, 23 h on, after a restart");
     // Then only the new one.
     app.clock.advance(Duration::from_secs(3600 + 1));
-    let h = hit_for(&rx, &test_event(&app, &t.live, &id).await).await;
+    let h = rx.wait_for_event(test_event(&app, &t.live, &id).await["event_id"].as_str().unwrap()).await;
     assert!(signed_with(&new, &h), "the new one signs");
     assert!(!signed_with(&old, &h), "the old one is dropped after 24 h");
     assert_eq!(h.headers["webhook-signature"].split(' ').count(), 1);
