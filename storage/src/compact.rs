@@ -79,12 +79,10 @@ pub fn compact(dir: &Path) -> Result<Compacted, StoreError> {
     sled::Config::new().path(&tmp).open()?.flush()?;
     crate::store::wait_for_lock(&tmp);
     let before = allocated(dir).map_err(io("measure the store"))?;
-    {
-        std::fs::File::open(tmp.join("db")).and_then(|f| f.sync_all()).map_err(io("sync the copy"))?;
-        // Its blob files (long texts) and the names of its files, too.
-        crate::blobs::Blobs::new(&tmp).sync().map_err(StoreError::Compact)?;
-        std::fs::File::open(&tmp).and_then(|d| d.sync_all()).map_err(io("sync the copy's directory"))?;
-    }
+    std::fs::File::open(tmp.join("db")).and_then(|f| f.sync_all()).map_err(io("sync the copy"))?;
+    // Its blob files (long texts) and the names of its files, too.
+    crate::blobs::Blobs::new(&tmp).sync().map_err(StoreError::Compact)?;
+    std::fs::File::open(&tmp).and_then(|d| d.sync_all()).map_err(io("sync the copy's directory"))?;
     let after = allocated(&tmp).map_err(io("measure the copy"))?;
     let swapped = after < before;
     if swapped {
