@@ -1619,23 +1619,21 @@ impl PageCache {
 
         loop {
             let mut page_ptr = new_page.take().unwrap();
+            // A freed page (no update) logs a `Free` record.
             let log_reservation = match page_ptr.update.as_deref() {
                 None => self.log.reserve(log_kind, pid, &(), guard)?,
-                Some(update) => match update {
-                Update::Counter(ref c) => {
+                Some(Update::Counter(c)) => {
                     self.log.reserve(log_kind, pid, c, guard)?
                 }
-                Update::Meta(ref m) => {
+                Some(Update::Meta(m)) => {
                     self.log.reserve(log_kind, pid, m, guard)?
                 }
-                Update::Free => self.log.reserve(log_kind, pid, &(), guard)?,
-                Update::Node(ref node) => {
+                Some(Update::Node(node)) => {
                     self.log.reserve(log_kind, pid, node, guard)?
                 }
-                other => {
+                Some(other) => {
                     panic!("non-replacement used in cas_page: {:?}", other)
                 }
-                },
             };
             let lsn = log_reservation.lsn();
             let new_pointer = log_reservation.pointer();
