@@ -210,9 +210,11 @@ impl Db {
         // drop writer lock
         drop(tenants);
 
+        // pigeon: unpinned first: a guard held across the walk kept the epoch from advancing
+        // until it ended, so nothing the walk freed (nor anything else) could be reclaimed
+        // meanwhile (vendor/sled/PIGEON.md, change 9).
+        drop(guard);
         tree.gc_pages(leftmost_chain)?;
-
-        guard.flush();
 
         Ok(true)
     }

@@ -2098,8 +2098,9 @@ impl Tree {
         leftmost_chain: Vec<PageId>,
     ) -> Result<()> {
         let levels = leftmost_chain.len();
+        let pagecache = &self.context.pagecache;
         let mut guard = pin();
-        let mut freed = 0_u64;
+        let mut freed = Vec::with_capacity(GC_BATCH);
         for (depth, first) in leftmost_chain.into_iter().enumerate() {
             let lowest_index = depth + 2 == levels;
             let leaf_level = depth + 1 == levels;
@@ -2117,18 +2118,17 @@ impl Tree {
                 if lowest_index {
                     if let Some(index) = view.data.index_ref() {
                         for &child in &index.pointers {
-                            self.context.pagecache.free_unread(child, &guard)?;
-                            freed += 1;
+                            let _ = pagecache.free_unread(child, &guard, &mut freed)?;
                         }
                     }
                 }
                 let next = view.next;
-                let _ = self.context.pagecache.free(pid, view.node_view.0, &guard)?;
-                freed += 1;
-                if freed >= GC_BATCH {
-                    // A fresh guard now and then, so what was freed is reclaimed as it goes.
-                    freed = 0;
+                let _ = pagecache.free_unread(pid, &guard, &mut freed)?;
+                if freed.len() >= GC_BATCH {
+                    // Unpinned now and then, so what was freed is reclaimed as it goes, here
+                    // (change 9).
                     drop(guard);
+                    pagecache.release_freed(std::mem::replace(&mut freed, Vec::with_capacity(GC_BATCH)));
                     guard = pin();
                 }
                 match next {
@@ -2137,6 +2137,8 @@ impl Tree {
                 }
             }
         }
+        drop(guard);
+        pagecache.release_freed(freed);
 
         Ok(())
     }
@@ -2299,4 +2301,4 @@ impl fmt::Display for CompareAndSwapError {
 impl std::error::Error for CompareAndSwapError {}
 
 /// pigeon: pages a dropped tree frees under one epoch guard (see `gc_pages`).
-const GC_BATCH: u64 = 1_024;
+const GC_BATCH: usize = 1_024;

@@ -21,7 +21,7 @@ mod reservation;
 mod segment;
 mod snapshot;
 
-use std::{collections::BinaryHeap, ops::Deref};
+use std::{collections::BinaryHeap, ops::Deref, sync::atomic::AtomicBool};
 
 use crate::*;
 
@@ -586,6 +586,26 @@ impl Page {
     }
 }
 
+/// pigeon: how many times `release_freed` collects before it leaves the rest to other threads.
+const RELEASE_PASSES: usize = 256;
+
+/// Puts freed page ids back on the free list, once no reader can see their pages.
+fn push_free(
+    free: &Mutex<BinaryHeap<PageId>>,
+    ids: impl IntoIterator<Item = PageId>,
+) {
+    let mut free = free.lock();
+    for pid in ids {
+        // pigeon: upstream panicked here on a double free after a linear search of the free
+        // list, under the lock every page allocation takes: quadratic in the pages of a
+        // dropped tree (vendor/sled/PIGEON.md, change 5). Debug builds still check.
+        if cfg!(debug_assertions) && free.iter().any(|e| e == &pid) {
+            panic!("pid {} was double-freed", pid);
+        }
+        free.push(pid);
+    }
+}
+
 /// A lock-free pagecache which supports linkmented pages
 /// for dramatically improving write throughput.
 pub struct PageCache {
@@ -1035,6 +1055,24 @@ impl PageCache {
         old: PageView<'g>,
         guard: &'g Guard,
     ) -> Result<CasResult<'g, ()>> {
+        let new_pointer = self.cas_free(pid, old, guard)?;
+
+        if new_pointer.is_ok() {
+            let free = self.free.clone();
+            guard.defer(move || push_free(&free, Some(pid)));
+        }
+
+        Ok(new_pointer)
+    }
+
+    /// Marks a page freed in the page table; its id goes back to the free list only once no
+    /// reader can still see the page, which is the caller's to arrange.
+    fn cas_free<'g>(
+        &self,
+        pid: PageId,
+        old: PageView<'g>,
+        guard: &'g Guard,
+    ) -> Result<CasResult<'g, ()>> {
         trace!("attempting to free pid {}", pid);
 
         if pid == COUNTER_PID || pid == META_PID || pid == BATCH_MANIFEST_PID {
@@ -1049,22 +1087,42 @@ impl PageCache {
         let new_pointer =
             self.cas_page(pid, old, Update::Free, false, guard)?;
 
-        if new_pointer.is_ok() {
-            let free = self.free.clone();
-            guard.defer(move || {
-                let mut free = free.lock();
-                // pigeon: upstream panicked here on a double free after a linear search of the
-                // free list, under the lock every page allocation takes: quadratic in the pages
-                // of a dropped tree (vendor/sled/PIGEON.md, change 5). Debug builds still check.
-                if cfg!(debug_assertions) && free.iter().any(|e| e == &pid) {
-                    panic!("pid {} was double-freed", pid);
-                }
-
-                free.push(pid);
-            });
-        }
-
         Ok(new_pointer.map_err(|o| o.map(|(pointer, _)| (pointer, ()))))
+    }
+
+    /// pigeon: gives the ids of pages freed by `free_unread` back to the free list, and collects
+    /// the epoch's garbage on this thread until they are back (vendor/sled/PIGEON.md, change 9).
+    /// A dropped tree frees its pages by the thousand; left to the epoch's usual pace (other
+    /// threads collect 8 bags of 64 every 128 pins), each freed page's old entry, its bag slots
+    /// and its id stayed in memory for seconds, or for good on a node with no writers. Call it
+    /// unpinned: a guard held here would keep the epoch from advancing.
+    pub(crate) fn release_freed(&self, ids: Vec<PageId>) {
+        if ids.is_empty() {
+            return;
+        }
+        let back = Arc::new(AtomicBool::new(false));
+        {
+            let guard = crossbeam_pin();
+            let (free, back) = (self.free.clone(), back.clone());
+            guard.defer(move || {
+                push_free(&free, ids);
+                back.store(true, SeqCst);
+            });
+            guard.flush();
+        }
+        // Each pass advances the epoch a step if no thread is pinned in an older one and
+        // collects up to 8 bags; bags are collected oldest first, so once the ids are back the
+        // pages' old entries are gone too. Bounded: a thread pinned for long leaves the rest
+        // to the epoch's usual pace.
+        for pass in 0..RELEASE_PASSES {
+            if back.load(SeqCst) {
+                return;
+            }
+            if pass >= 16 {
+                std::thread::yield_now();
+            }
+            crossbeam_pin().flush();
+        }
     }
 
     /// pigeon: how many page ids wait on the free list (`Db::free_pages`).
@@ -1073,11 +1131,13 @@ impl PageCache {
     }
 
     /// pigeon: frees a page without reading it from disk: its page-table entry is all the
-    /// CAS needs (vendor/sled/PIGEON.md, change 5). Returns whether this call freed it.
+    /// CAS needs (vendor/sled/PIGEON.md, change 5). Returns whether this call freed it; if it
+    /// did, the id is added to `freed`, for `release_freed` (change 9).
     pub(crate) fn free_unread<'g>(
         &self,
         pid: PageId,
         guard: &'g Guard,
+        freed: &mut Vec<PageId>,
     ) -> Result<bool> {
         loop {
             let page_view = match self.inner.get(pid, guard) {
@@ -1087,7 +1147,8 @@ impl PageCache {
             if page_view.is_free() {
                 return Ok(false);
             }
-            if self.free(pid, page_view, guard)?.is_ok() {
+            if self.cas_free(pid, page_view, guard)?.is_ok() {
+                freed.push(pid);
                 return Ok(true);
             }
         }
