@@ -354,7 +354,8 @@ impl Spanned {
             None => Bound::Unbounded,
         };
         let mut read = 0;
-        for kv in tree.range::<IVec, _>((from, Bound::Unbounded)) {
+        // Read cold: a span being retired is read once, then dropped (vendor/sled/PIGEON.md, 10).
+        for kv in tree.range_cold::<IVec, _>((from, Bound::Unbounded)) {
             let (k, v) = kv?;
             if is_final(&v)? {
                 gone(&k, &v)?;

@@ -146,6 +146,16 @@ impl Tree {
         }
     }
 
+    /// `range` in key order, for records read once: sled pages out what it reads from disk for
+    /// it right away, so the scan neither stays in memory nor evicts the pages writers use
+    /// (vendor/sled/PIGEON.md, change 10). PostgreSQL reads it as `range`.
+    pub(crate) fn range_cold<K: AsRef<[u8]>, R: RangeBounds<K>>(&self, range: R) -> Iter {
+        match &self.kind {
+            Kind::Sled(t) => Iter(IterKind::Sled(t.range_cold(range))),
+            Kind::Pg(_) => self.range(range),
+        }
+    }
+
     /// Records whose keys start with `prefix`, in key order.
     pub(crate) fn scan_prefix<P: AsRef<[u8]>>(&self, prefix: P) -> Iter {
         match &self.kind {

@@ -39,6 +39,8 @@ pub struct Iter {
     pub(super) lo: Bound<IVec>,
     pub(super) cached_node: Option<(PageId, Node)>,
     pub(super) going_forward: bool,
+    /// pigeon: read with `PageCache::read_cold` (`Tree::range_cold`, change 10).
+    pub(super) cold: bool,
 }
 
 impl Iter {
@@ -153,7 +155,12 @@ impl Iterator for Iter {
     fn next(&mut self) -> Option<Self::Item> {
         let _measure = Measure::new(&M.tree_scan);
         let _cc = concurrency_control::read();
-        self.next_inner()
+        if self.cold {
+            let tree = self.tree.clone();
+            tree.context.pagecache.read_cold(|| self.next_inner())
+        } else {
+            self.next_inner()
+        }
     }
 
     fn last(mut self) -> Option<Self::Item> {

@@ -1169,6 +1169,17 @@ impl Tree {
         self.range::<Vec<u8>, _>(..)
     }
 
+    /// pigeon: `range`, read cold: the pages it reads from disk are paged out again as soon as
+    /// it has read them and take no place in the cache (vendor/sled/PIGEON.md, change 10).
+    /// Going forward only: `next_back` reads as `range` does.
+    pub fn range_cold<K, R>(&self, range: R) -> Iter
+    where
+        K: AsRef<[u8]>,
+        R: RangeBounds<K>,
+    {
+        Iter { cold: true, ..self.range(range) }
+    }
+
     /// Create a double-ended iterator over tuples of keys and values,
     /// where the keys fall within the specified range.
     ///
@@ -1230,6 +1241,7 @@ impl Tree {
             lo,
             cached_node: None,
             going_forward: true,
+            cold: false,
         }
     }
 

@@ -586,6 +586,33 @@ impl Page {
     }
 }
 
+thread_local! {
+    /// pigeon: the pages a cold read on this thread pulled from disk, to page out again when it
+    /// is done (`PageCache::read_cold`, vendor/sled/PIGEON.md, change 10); `None` outside one.
+    static COLD_PULLS: std::cell::RefCell<Option<Vec<PageId>>> =
+        std::cell::RefCell::new(None);
+}
+
+/// Ends a cold read: hands back what it pulled and restores the outer state, also on a panic.
+struct ColdRead(Option<Option<Vec<PageId>>>);
+
+impl ColdRead {
+    fn pulled(&mut self) -> Vec<PageId> {
+        let outer = self.0.take().expect("taken once");
+        COLD_PULLS
+            .with(|c| std::mem::replace(&mut *c.borrow_mut(), outer))
+            .unwrap_or_default()
+    }
+}
+
+impl Drop for ColdRead {
+    fn drop(&mut self) {
+        if self.0.is_some() {
+            let _ = self.pulled();
+        }
+    }
+}
+
 /// pigeon: how many times `release_freed` collects before it leaves the rest to other threads.
 const RELEASE_PASSES: usize = 256;
 
@@ -1123,6 +1150,24 @@ impl PageCache {
             }
             crossbeam_pin().flush();
         }
+    }
+
+    /// pigeon: runs `read` as a cold read: pages it pulls from disk are read as usual (and
+    /// installed, so a split or merge it helps with can still swap them) but not counted by the
+    /// cache's LRU, and paged out again when it returns (vendor/sled/PIGEON.md, change 10).
+    /// A page read once and not again, such as a retired span's, then neither stays in memory
+    /// nor pushes the pages writers use out of the cache.
+    pub(crate) fn read_cold<R>(&self, read: impl FnOnce() -> R) -> R {
+        let outer = COLD_PULLS.with(|c| c.borrow_mut().replace(Vec::new()));
+        let mut cold = ColdRead(Some(outer));
+        let result = read();
+        let pulled = cold.pulled();
+        if !pulled.is_empty() {
+            let guard = pin();
+            // Never fails: `page_out` only swaps entries.
+            let _ = self.page_out(pulled, &guard);
+        }
+        result
     }
 
     /// pigeon: how many page ids wait on the free list (`Db::free_pages`).
@@ -1973,12 +2018,23 @@ impl PageCache {
                 guard.defer_destroy(page_view.read);
             }
 
+            // pigeon: a cold read's page goes out again when the read is done (change 10).
+            let cold = COLD_PULLS
+                .with(|c| c.borrow_mut().as_mut().map(|pulled| pulled.push(pid)))
+                .is_some();
+
             // possibly evict an item now that our cache has grown
             let total_page_size = unsafe { new_shared.deref().log_size() };
-            let to_evict = self.lru.accessed(pid, total_page_size, guard);
-            trace!("accessed pid {} -> paging out pids {:?}", pid, to_evict);
-            if !to_evict.is_empty() {
-                self.page_out(to_evict, guard)?;
+            if !cold {
+                let to_evict = self.lru.accessed(pid, total_page_size, guard);
+                trace!(
+                    "accessed pid {} -> paging out pids {:?}",
+                    pid,
+                    to_evict
+                );
+                if !to_evict.is_empty() {
+                    self.page_out(to_evict, guard)?;
+                }
             }
 
             let mut page_view = page_view;
