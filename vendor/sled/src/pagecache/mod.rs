@@ -1994,6 +1994,9 @@ impl PageCache {
             let link: &Link = link_update.as_link();
             base.apply(link);
         }
+        // pigeon: a cold read pages out only the leaves it pulls; index nodes are few, and
+        // paging them out would make it pull one again for every leaf it moves to (change 10).
+        let cold_leaf = !base.data.is_index();
 
         updates.truncate(1);
         let base = updates.pop().unwrap();
@@ -2018,10 +2021,13 @@ impl PageCache {
                 guard.defer_destroy(page_view.read);
             }
 
-            // pigeon: a cold read's page goes out again when the read is done (change 10).
-            let cold = COLD_PULLS
-                .with(|c| c.borrow_mut().as_mut().map(|pulled| pulled.push(pid)))
-                .is_some();
+            // pigeon: a cold read's leaf goes out again when the read is done (change 10).
+            let cold = cold_leaf
+                && COLD_PULLS
+                    .with(|c| {
+                        c.borrow_mut().as_mut().map(|pulled| pulled.push(pid))
+                    })
+                    .is_some();
 
             // possibly evict an item now that our cache has grown
             let total_page_size = unsafe { new_shared.deref().log_size() };
