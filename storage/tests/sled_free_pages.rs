@@ -56,14 +56,9 @@ unsafe impl GlobalAlloc for Counting {
 static ALLOCATOR: Counting = Counting;
 
 /// A small cache, so most of a large tree's pages are on disk only, as a retired span's are.
-fn open(dir: &Path) -> sled::Db {
-    open_flushing(dir, None)
-}
-
-/// As `open`, with sled's periodic flusher, which also cleans segments, every `flush_ms`.
 /// A reopen waits for the file lock: sled's IO threads can hold the closed store a moment longer.
-fn open_flushing(dir: &Path, flush_ms: Option<u64>) -> sled::Db {
-    let config = sled::Config::new().path(dir).cache_capacity(1 << 20).flush_every_ms(flush_ms);
+fn open(dir: &Path) -> sled::Db {
+    let config = sled::Config::new().path(dir).cache_capacity(1 << 20).flush_every_ms(None);
     for _ in 0..500 {
         match config.open() {
             Err(sled::Error::Io(e)) if e.to_string().contains("could not acquire lock") => {
@@ -246,66 +241,4 @@ fn a_cold_scan_reads_everything_and_leaves_no_pages_in_memory() {
     // The plain scan fills the 1 MiB cache (decoded pages take more than their log size).
     assert!(plain > 1 << 20, "a plain scan keeps its pages cached: {plain} B");
     assert!(cold < 64 << 10, "a cold scan keeps {cold} B");
-}
-
-/// The flusher cleans a segment by moving its live pages to the log's tail; a page on disk only
-/// is moved as a cold read (vendor/sled/PIGEON.md, 11): pulled, written, and paged out again. So
-/// cleaning a cold store leaves nothing in memory (upstream left each moved page decoded in the
-/// cache, and more than the cache is sized for), and every record reads back after.
-#[test]
-fn cleaning_moves_pages_on_disk_without_keeping_them_in_memory() {
-    let _turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
-    let dir = tempfile::tempdir().unwrap();
-    {
-        // Two trees written side by side share their segments.
-        let db = open(dir.path());
-        let (keep, span) = (db.open_tree("keep").unwrap(), db.open_tree("span").unwrap());
-        for i in 0..60_000u32 {
-            keep.insert(i.to_be_bytes(), value(i)).unwrap();
-            span.insert(i.to_be_bytes(), value(i)).unwrap();
-        }
-        db.flush().unwrap();
-    }
-    // Reopened, every page is on disk only. Dropping one tree leaves the segments mostly dead,
-    // and the flusher moves the other tree's pages out of them.
-    let db = open_flushing(dir.path(), Some(20));
-    let keep = db.open_tree("keep").unwrap();
-    assert!(db.drop_tree("span").unwrap());
-    collect_garbage();
-    let before = LIVE.load(Relaxed);
-    // The wave of cleaning the drop set off: the segments to clean peak, fall to a few (sled
-    // keeps a few draining at an idle store, moving the pages its own cleaning wrote), and the
-    // free ones stop growing.
-    let (mut drained, mut free, mut same, mut done) = (0, 0, 0, false);
-    for _ in 0..1_500 {
-        std::thread::sleep(std::time::Duration::from_millis(20));
-        let now = db.segment_summary();
-        drained = drained.max(now.draining);
-        same = if now.free > free { 0 } else { same + 1 };
-        free = free.max(now.free);
-        done = drained >= 10 && now.draining * 3 <= drained && same >= 50;
-        if done {
-            break;
-        }
-    }
-    assert!(done, "the drop made {drained} segments to clean, and they were cleaned");
-    let after = db.segment_summary();
-    collect_garbage();
-    let grown = LIVE.load(Relaxed) - before;
-    eprintln!("cleaning {drained} segments: heap grown by {grown} B, {} segments free", after.free);
-    assert!(after.free * 2 >= drained, "cleaned segments are free again: {after:?}");
-    assert!(grown < 256 << 10, "the cleaning keeps {grown} B in memory");
-    // Every record of the moved tree reads back, also from the log after a reopen.
-    let read_all = |db: &sled::Db| {
-        let mut n = 0u32;
-        for kv in db.open_tree("keep").unwrap().iter() {
-            let (k, v) = kv.unwrap();
-            assert_eq!((k.as_ref(), v.as_ref()), (n.to_be_bytes().as_slice(), value(n).as_slice()));
-            n += 1;
-        }
-        assert_eq!(n, 60_000, "every record of the moved tree reads back");
-    };
-    read_all(&db);
-    drop((keep, db));
-    read_all(&open(dir.path()));
 }

@@ -593,11 +593,6 @@ thread_local! {
         std::cell::RefCell::new(None);
 }
 
-/// Whether a cold read on this thread pulled `pid` and will page it out again.
-fn cold_pull(pid: PageId) -> bool {
-    COLD_PULLS.with(|c| c.borrow().as_ref().map_or(false, |p| p.contains(&pid)))
-}
-
 /// Ends a cold read: hands back what it pulled and restores the outer state, also on a panic.
 struct ColdRead(Option<Option<Vec<PageId>>>);
 
@@ -1584,16 +1579,6 @@ impl PageCache {
 
                     trace!("rewriting pid {} failed", pid);
                 }
-            } else if pid != META_PID
-                && pid != COUNTER_PID
-                && page_view.update.is_none()
-                && !page_view.is_free()
-            {
-                // pigeon: a page on disk only is moved as a cold read: pulled, written to its new
-                // place, and paged out again, not left in memory by the cleaning (change 11).
-                if self.read_cold(|| self.rewrite_node(pid, guard))? {
-                    return Ok(());
-                }
             } else {
                 trace!("rewriting page with pid {}", pid);
 
@@ -1644,17 +1629,6 @@ impl PageCache {
                 }
             }
         }
-    }
-
-    /// pigeon: moves a tree node to the log's tail; whether it is done (a failed CAS retries).
-    fn rewrite_node(&self, pid: PageId, guard: &Guard) -> Result<bool> {
-        let (key, update) = if let Some(node_view) = self.get(pid, guard)? {
-            (node_view.0, Update::Node(node_view.deref().clone()))
-        } else {
-            // Freed meanwhile: the caller's next pass sees it (as upstream's rewrite does).
-            return Ok(false);
-        };
-        Ok(self.cas_page(pid, key, update, true, guard)?.is_ok())
     }
 
     /// Traverses all files and calculates their total physical
@@ -1824,21 +1798,17 @@ impl PageCache {
                     let _pointer = log_reservation.complete()?;
 
                     // possibly evict an item now that our cache has grown
-                    // pigeon: not a page a cold read pulled, which goes out again
-                    // (change 11): counting it would keep a phantom in the LRU.
-                    if !cold_pull(pid) {
-                        let total_page_size =
-                            unsafe { new_shared.deref().log_size() };
-                        let to_evict =
-                            self.lru.accessed(pid, total_page_size, guard);
-                        trace!(
-                            "accessed pid {} -> paging out pids {:?}",
-                            pid,
-                            to_evict
-                        );
-                        if !to_evict.is_empty() {
-                            self.page_out(to_evict, guard)?;
-                        }
+                    let total_page_size =
+                        unsafe { new_shared.deref().log_size() };
+                    let to_evict =
+                        self.lru.accessed(pid, total_page_size, guard);
+                    trace!(
+                        "accessed pid {} -> paging out pids {:?}",
+                        pid,
+                        to_evict
+                    );
+                    if !to_evict.is_empty() {
+                        self.page_out(to_evict, guard)?;
                     }
 
                     return Ok(Ok(PageView {
