@@ -26,6 +26,8 @@ pub struct Sample {
     pub rss_mib: Option<f64>,
     /// The store's size on disk, from `pigeon_store_size_bytes`.
     pub store_mib: Option<f64>,
+    /// sled's pages in use, from `pigeon_store_pages`: what a large store's memory follows.
+    pub store_pages: Option<f64>,
     /// Accept latency of the window.
     pub accept_p50_ms: f64,
     /// Accept latency of the window.
@@ -99,6 +101,7 @@ pub(crate) async fn sample(
                 .as_deref()
                 .and_then(|t| client::value(t, "pigeon_store_size_bytes"))
                 .map(|b| b / (1024.0 * 1024.0)),
+            store_pages: text.as_deref().and_then(|t| client::value(t, "pigeon_store_pages")),
             accept_p50_ms: ms(&w.accept, 0.5),
             accept_p99_ms: ms(&w.accept, 0.99),
             end_to_end_p99_ms: ms(&w.end_to_end, 0.99),

@@ -80,6 +80,7 @@ pub async fn metrics(engine: web::Data<Engine>, gate: web::Data<crate::overload:
         metrics::gauge!("pigeon_store_segments", "state" => state).set(n as f64);
     }
     metrics::gauge!("pigeon_store_live_bytes").set(seg.live_bytes as f64);
+    metrics::gauge!("pigeon_store_pages").set(seg.pages as f64);
     let d = engine.depths().await;
     metrics::gauge!("pigeon_messages_queued").set(d.queued as f64);
     metrics::gauge!("pigeon_messages_in_flight").set(d.in_flight as f64);

@@ -22,9 +22,12 @@ fn open(dir: &Path, flush_every_ms: Option<u64>) -> sled::Db {
         .unwrap()
 }
 
-/// Hot keys overwritten round after round, with a cold key appended now and then: segments end
+/// Hot keys overwritten round after round, with a cold key added now and then: segments end
 /// up holding a few cold leaves among dead hot ones, so they are freed only once a cleaner moves
-/// those leaves out.
+/// those leaves out. The cold keys go in descending order: appended in order, they would fill
+/// leaves to their tail (change 11) and leave most segments more than half live, so that few
+/// came up for cleaning at all (~25 pages left to the flusher here, against ~1,100 with
+/// upstream's split, and without a flusher a file of 12 MB against 19).
 fn churn(db: &sled::Db, rounds: std::ops::Range<u32>, want: &mut BTreeMap<Vec<u8>, Vec<u8>>) {
     for round in rounds {
         for h in 0..400u32 {
@@ -33,7 +36,7 @@ fn churn(db: &sled::Db, rounds: std::ops::Range<u32>, want: &mut BTreeMap<Vec<u8
             db.insert(&k, v.clone()).unwrap();
             want.insert(k, v);
             if h % 8 == 0 {
-                let cold = round * 50 + h / 8;
+                let cold = u32::MAX - (round * 50 + h / 8);
                 let k = [b"c".as_slice(), &cold.to_be_bytes()].concat();
                 let v = vec![(cold % 251) as u8; 400];
                 db.insert(&k, v.clone()).unwrap();

@@ -154,6 +154,7 @@ async fn metrics_count_requests_by_route_and_status() {
         r#"pigeon_store_segments{state="free"}"#,
         r#"pigeon_store_segments{state="draining"}"#,
         "pigeon_store_live_bytes",
+        "pigeon_store_pages",
         "pigeon_store_flush_microseconds_total",
         "pigeon_store_slow_flushes_total",
         "pigeon_store_flushes_over_50ms_total",

@@ -120,6 +120,9 @@ pub struct Segments {
     pub inactive: u64,
     pub draining: u64,
     pub live_bytes: u64,
+    /// Pages in use: each keeps an entry in memory however cold, so a large store's memory
+    /// follows this (vendor/sled/PIGEON.md, 11).
+    pub pages: u64,
 }
 
 impl Store {
@@ -336,7 +339,8 @@ impl Store {
                 let s = db.segment_summary();
                 let [free, active, inactive, draining] =
                     [s.free, s.active, s.inactive, s.draining].map(|n| n as u64);
-                Segments { free, active, inactive, draining, live_bytes: s.live_bytes }
+                let pages = db.pages_in_use() as u64;
+                Segments { free, active, inactive, draining, live_bytes: s.live_bytes, pages }
             }
             tree::Engine::Pg(_) => Segments::default(),
         }

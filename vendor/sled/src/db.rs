@@ -447,6 +447,12 @@ impl Db {
         self.context.pagecache.free_pages()
     }
 
+    /// pigeon: how many pages are in use (allocated and not on the free list): each costs an
+    /// entry in memory however cold, so this is what a large store's memory follows.
+    pub fn pages_in_use(&self) -> usize {
+        self.context.pagecache.pages_in_use()
+    }
+
     /// Returns the on-disk size of the storage files
     /// for this database.
     pub fn size_on_disk(&self) -> Result<u64> {

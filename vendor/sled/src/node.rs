@@ -2,6 +2,10 @@ use std::{num::NonZeroU64, ops::Bound};
 
 use super::*;
 
+/// pigeon: how many items a leaf split for an append puts on the right (change 11): as many
+/// as keep it from being merged back at once (`should_merge`: fewer than 4).
+const LEAF_TAIL: usize = 4;
+
 #[derive(Default, Debug, Clone, PartialEq)]
 pub struct Node {
     pub(crate) prefix_len: u8,
@@ -163,18 +167,45 @@ impl Node {
         true
     }
 
-    pub(crate) fn split(mut self) -> (Node, Node) {
+    /// pigeon: whether `key`, which a traversal is looking for, falls among this leaf's last
+    /// [`LEAF_TAIL`] items or past them: an append (vendor/sled/PIGEON.md, change 11).
+    pub(crate) fn at_tail(&self, key: &[u8]) -> bool {
+        let leaf = match self.data.leaf_ref() {
+            Some(leaf) => leaf,
+            None => return false,
+        };
+        if key < self.lo.as_ref()
+            || (!self.hi.is_empty() && key >= self.hi.as_ref())
+            || leaf.keys.len() <= 2 * LEAF_TAIL
+        {
+            return false;
+        }
+        let suffix = &key[self.prefix_len as usize..];
+        let pos = match leaf.keys.binary_search_by(|k| fastcmp(k, suffix)) {
+            Ok(i) | Err(i) => i,
+        };
+        pos >= leaf.keys.len() - LEAF_TAIL
+    }
+
+    /// Splits in two; `tail` (a leaf split for an append, [`Node::at_tail`]) leaves all but
+    /// the last [`LEAF_TAIL`] items on the left, where upstream cuts in the middle.
+    pub(crate) fn split(mut self, tail: bool) -> (Node, Node) {
         fn split_inner<T>(
             keys: &mut Vec<IVec>,
             values: &mut Vec<T>,
             old_prefix: &[u8],
             old_hi: &[u8],
             suffix_truncation: bool,
+            tail: bool,
         ) -> (IVec, u8, Vec<IVec>, Vec<T>)
         where
             T: Clone + Ord,
         {
-            let split_point = keys.len() / 2 + 1;
+            let split_point = if tail {
+                keys.len() - LEAF_TAIL
+            } else {
+                keys.len() / 2 + 1
+            };
             let right_keys = keys.split_off(split_point);
             let right_values = values.split_off(split_point);
             let right_min = &right_keys[0];
@@ -252,6 +283,7 @@ impl Node {
                         prefixed_lo,
                         prefixed_hi,
                         false,
+                        false,
                     );
 
                 (
@@ -271,6 +303,7 @@ impl Node {
                         prefixed_lo,
                         prefixed_hi,
                         true,
+                        tail,
                     );
 
                 (

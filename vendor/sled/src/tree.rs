@@ -1464,11 +1464,13 @@ impl Tree {
         view: &View<'g>,
         parent_view: &Option<View<'g>>,
         root_pid: PageId,
+        key: &[u8],
         guard: &'g Guard,
     ) -> Result<()> {
         trace!("splitting node {}", view.pid);
-        // split node
-        let (mut lhs, rhs) = view.deref().clone().split();
+        // split node; pigeon: a leaf split for an append keeps all but its tail (change 11)
+        let tail = view.at_tail(key);
+        let (mut lhs, rhs) = view.deref().clone().split(tail);
         let rhs_lo = rhs.lo.clone();
 
         // install right side
@@ -1683,7 +1685,13 @@ impl Tree {
             }
 
             if view.should_split() {
-                self.split_node(&view, &parent_view, root_pid, guard)?;
+                self.split_node(
+                    &view,
+                    &parent_view,
+                    root_pid,
+                    key.as_ref(),
+                    guard,
+                )?;
                 retry!();
             }
 

@@ -1170,6 +1170,12 @@ impl PageCache {
         result
     }
 
+    /// pigeon: pages allocated and not on the free list (`Db::pages_in_use`).
+    pub(crate) fn pages_in_use(&self) -> usize {
+        let next = *self.next_pid_to_allocate.lock();
+        usize::try_from(next).unwrap().saturating_sub(self.free_pages())
+    }
+
     /// pigeon: how many page ids wait on the free list (`Db::free_pages`).
     pub(crate) fn free_pages(&self) -> usize {
         self.free.lock().len()
