@@ -109,9 +109,9 @@ pub struct ColdPages {
     pub waiting: u64,
 }
 
-/// What [`Store::segments`] reports: sled's log segments free for reuse, being written, written
-/// (more than half live), and draining (their live pages being moved out so they can be freed),
-/// and the bytes of live page fragments in the active and inactive ones.
+/// What [`Store::segments`] reports: sled's log segments free, being written, written (over half
+/// live) and draining (live pages being moved out so they can be freed), the live bytes of the
+/// written ones, and the pages in use (each keeps an entry in memory however cold).
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 #[allow(missing_docs)]
 pub struct Segments {
@@ -120,8 +120,6 @@ pub struct Segments {
     pub inactive: u64,
     pub draining: u64,
     pub live_bytes: u64,
-    /// Pages in use: each keeps an entry in memory however cold, so a large store's memory
-    /// follows this (vendor/sled/PIGEON.md, 11).
     pub pages: u64,
 }
 
@@ -337,9 +335,8 @@ impl Store {
         match &self.inner.engine {
             tree::Engine::Sled(db) => {
                 let s = db.segment_summary();
-                let [free, active, inactive, draining] =
-                    [s.free, s.active, s.inactive, s.draining].map(|n| n as u64);
-                let pages = db.pages_in_use() as u64;
+                let [free, active, inactive, draining, pages] =
+                    [s.free, s.active, s.inactive, s.draining, db.pages_in_use()].map(|n| n as u64);
                 Segments { free, active, inactive, draining, live_bytes: s.live_bytes, pages }
             }
             tree::Engine::Pg(_) => Segments::default(),
@@ -462,10 +459,9 @@ impl Store {
 /// How long opening waits for the store's file lock to be free.
 const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
 
-/// Waits, a short while, until nobody holds the lock sled takes on `<dir>/db`. sled's background
-/// I/O threads can keep the file of a store that was just closed in this process for a moment
-/// after its last handle is gone (sled's own tests block on the lock for that reason), and sled
-/// refuses at once. A store held by another process is still refused, by sled, after the wait.
+/// Waits a short while until nobody holds the lock sled takes on `<dir>/db`: sled's I/O threads
+/// keep a just-closed store's file a moment after its last handle (sled's own tests wait for the
+/// lock too), and sled refuses at once. Another process's store is still refused after the wait.
 pub(crate) fn wait_for_lock(dir: &Path) {
     use rustix::fs::{flock, FlockOperation};
     let Ok(file) = std::fs::File::open(dir.join("db")) else { return };
