@@ -70,9 +70,16 @@ const QUEUE_TARGET_US: u64 = QUEUE_TARGET.as_micros() as u64;
 /// How far past the bound a burst may go while the gate is not shedding.
 const BURST: usize = 4;
 
-/// Fairness buckets: tenants are told apart by a keyed hash of their id, so two share a bucket
-/// only by chance (one in this many), never by an attacker's choice.
+/// Fairness buckets in each of two rows: tenants are told apart by a keyed hash of their id, never
+/// by an attacker's choice. A tenant counts in one bucket of each row and is judged by the
+/// smaller count (a count-min sketch), so a quiet tenant is taken for a flooder only if it shares
+/// both of the flooder's buckets, one time in this many squared. With one row it was one in
+/// 1,024: such a tenant was refused for as long as the flood lasted.
 const BUCKETS: usize = 1024;
+
+/// A tenant's place in the gate's counts: its bucket in the first row and in the second.
+#[derive(Debug, Clone, Copy)]
+struct Bucket([usize; 2]);
 
 /// The longest a refusal waits behind its worker's other work: the `Retry-After` a client is told
 /// to wait anyway.
@@ -130,7 +137,7 @@ impl Gate {
         Arc::new(Self {
             pending: AtomicUsize::new(0),
             max: max.max(1),
-            held: (0..BUCKETS).map(|_| AtomicU32::new(0)).collect(),
+            held: (0..2 * BUCKETS).map(|_| AtomicU32::new(0)).collect(),
             active: AtomicUsize::new(0),
             window: AtomicU64::new(0),
             arrivals: AtomicU32::new(0),
@@ -139,7 +146,7 @@ impl Gate {
             quickest: AtomicU64::new(u64::MAX),
             bound: AtomicUsize::new(max.max(1)),
             seq: AtomicU32::new(0),
-            arrived: (0..BUCKETS).map(|_| AtomicU64::new(0)).collect(),
+            arrived: (0..2 * BUCKETS).map(|_| AtomicU64::new(0)).collect(),
             senders: AtomicU32::new(0),
             senders_before: AtomicU32::new(0),
             arrivals_before: AtomicU32::new(0),
@@ -170,8 +177,14 @@ impl Gate {
         self.shedding.load(Ordering::Relaxed) && now.saturating_sub(window) < 2 * WINDOW_US
     }
 
-    fn bucket(&self, who: impl std::hash::Hash) -> usize {
-        self.hasher.hash_one(who) as usize % BUCKETS
+    fn bucket(&self, who: impl std::hash::Hash) -> Bucket {
+        let hash = self.hasher.hash_one(who);
+        Bucket([(hash as u32) as usize % BUCKETS, BUCKETS + (hash >> 32) as usize % BUCKETS])
+    }
+
+    /// The places a tenant holds: the smaller of its two buckets' counts.
+    fn holding(&self, bucket: Bucket) -> usize {
+        bucket.0.map(|b| self.held[b].load(Ordering::Relaxed)).into_iter().min().unwrap_or(0) as usize
     }
 
     fn micros(&self) -> u64 {
@@ -225,7 +238,7 @@ impl Gate {
     }
 
     /// Whether a send of `bucket` arriving at `now` is let in.
-    fn judge(&self, bucket: usize, now: u64) -> bool {
+    fn judge(&self, bucket: Bucket, now: u64) -> bool {
         let (p, limit) = self.arrive(now);
         let mine = self.count_arrival(bucket);
         p < limit || self.past_the_bound(bucket, p, mine)
@@ -239,11 +252,11 @@ impl Gate {
     /// bound as small as a slow node's, a share of it refused quiet tenants too. And a tenant
     /// sending less than half as often as the average sender (over the two windows) gets in
     /// whatever it holds; tenants that flood alike send alike, so none of them does.
-    fn past_the_bound(&self, bucket: usize, p: usize, arrived: u32) -> bool {
+    fn past_the_bound(&self, bucket: Bucket, p: usize, arrived: u32) -> bool {
         if p >= self.max * (BURST + 1) {
             return false;
         }
-        let mine = self.held[bucket].load(Ordering::Relaxed) as usize;
+        let mine = self.holding(bucket);
         let tenants = self.active.load(Ordering::Relaxed) + usize::from(mine == 0);
         if mine * tenants < p {
             return true;
@@ -257,12 +270,13 @@ impl Gate {
 
     /// Counts an arrival of `bucket` in the current window; answers its arrivals in it and in
     /// the window before.
-    fn count_arrival(&self, bucket: usize) -> u32 {
-        let (before, now) = self.count_in(&self.arrived[bucket]);
+    /// The senders are counted in the first row.
+    fn count_arrival(&self, bucket: Bucket) -> u32 {
+        let [(before, now), second] = bucket.0.map(|b| self.count_in(&self.arrived[b]));
         if now == 1 {
             self.senders.fetch_add(1, Ordering::Relaxed);
         }
-        before + now
+        (before + now).min(second.0 + second.1)
     }
 
     /// Adds one to a count of arrivals kept in one atomic: the number of the window it was last
@@ -294,18 +308,23 @@ impl Gate {
         p >= limit
     }
 
-    fn take(&self, bucket: usize) {
+    /// Takes a place for `bucket`; the tenants in the path are counted in the first row.
+    fn take(&self, bucket: Bucket) {
         self.pending.fetch_add(1, Ordering::Relaxed);
-        if self.held[bucket].fetch_add(1, Ordering::Relaxed) == 0 {
+        let [first, second] = bucket.0;
+        self.held[second].fetch_add(1, Ordering::Relaxed);
+        if self.held[first].fetch_add(1, Ordering::Relaxed) == 0 {
             self.active.fetch_add(1, Ordering::Relaxed);
         }
     }
 
     /// Gives back a place held for `micros` µs.
-    fn give_back(&self, bucket: usize, micros: u64) {
+    fn give_back(&self, bucket: Bucket, micros: u64) {
         self.done.fetch_add(1, Ordering::Relaxed);
         self.quickest.fetch_min(micros, Ordering::Relaxed);
-        if self.held[bucket].fetch_sub(1, Ordering::Relaxed) == 1 {
+        let [first, second] = bucket.0;
+        self.held[second].fetch_sub(1, Ordering::Relaxed);
+        if self.held[first].fetch_sub(1, Ordering::Relaxed) == 1 {
             self.active.fetch_sub(1, Ordering::Relaxed);
         }
         self.pending.fetch_sub(1, Ordering::Relaxed);
@@ -333,7 +352,7 @@ fn unpack(seq: u32, counted: u64) -> (u32, u32) {
 /// from the ones after it, and stops at the first error.
 pub struct Admitted {
     gate: Arc<Gate>,
-    bucket: usize,
+    bucket: Bucket,
     /// The caller as found at once (a key that names no tenant is the handler's 401); `None`
     /// for a token the identity provider must verify.
     pub key: Option<Result<LocatedKey, EngineError>>,
@@ -351,7 +370,7 @@ impl Admitted {
 /// A send's place in the accept path, held until its answer is made.
 pub struct Slot {
     gate: Arc<Gate>,
-    bucket: usize,
+    bucket: Bucket,
     since: Instant,
 }
 
@@ -489,13 +508,18 @@ mod tests {
 
     const MS: u64 = 1000;
 
+    /// Tenant `n`'s buckets, apart from every other test tenant's in both rows.
+    fn b(n: usize) -> Bucket {
+        Bucket([n, BUCKETS + n])
+    }
+
     /// A send's time in the path long enough that the bound while shedding stays the operator's.
     const SLOW: u64 = 1000 * MS;
 
     fn take(gate: &Gate, bucket: usize, n: usize, now: u64) {
         for _ in 0..n {
-            assert!(gate.judge(bucket, now), "let in");
-            gate.take(bucket);
+            assert!(gate.judge(b(bucket), now), "let in");
+            gate.take(b(bucket));
         }
     }
 
@@ -503,26 +527,26 @@ mod tests {
     fn a_burst_past_the_bound_is_taken_and_a_window_of_arrivals_to_a_full_bound_sheds() {
         let gate = Gate::new(4);
         take(&gate, 0, 16, 1);
-        assert!(!gate.judge(0, 2), "four times the bound is the most a burst gets");
-        (0..16).for_each(|_| gate.give_back(0, SLOW));
+        assert!(!gate.judge(b(0), 2), "four times the bound is the most a burst gets");
+        (0..16).for_each(|_| gate.give_back(b(0), SLOW));
         // Most arrivals of that window found the bound full: the next window sheds, though the
         // burst has drained, so the bound itself applies.
         take(&gate, 0, 4, 100 * MS);
         assert!(gate.shedding_at(100 * MS));
-        assert!(!gate.judge(0, 101 * MS), "shedding: the bound itself applies");
+        assert!(!gate.judge(b(0), 101 * MS), "shedding: the bound itself applies");
         // A window whose arrivals mostly found room ends it: another burst is taken whole.
-        (0..4).for_each(|_| gate.give_back(0, SLOW));
+        (0..4).for_each(|_| gate.give_back(b(0), SLOW));
         take(&gate, 0, 16, 200 * MS);
         assert!(!gate.shedding_at(200 * MS));
-        (0..8).for_each(|_| assert!(!gate.judge(0, 250 * MS)));
+        (0..8).for_each(|_| assert!(!gate.judge(b(0), 250 * MS)));
         // A group commit answers everything at once; shedding goes on for the window all the same.
-        (0..16).for_each(|_| gate.give_back(0, SLOW));
+        (0..16).for_each(|_| gate.give_back(b(0), SLOW));
         take(&gate, 0, 4, 300 * MS);
         assert!(gate.shedding_at(300 * MS));
-        assert!(!gate.judge(0, 320 * MS));
+        assert!(!gate.judge(b(0), 320 * MS));
         // A silence ends it too: neither the gauge nor the gate keeps an old window's state.
         assert!(!gate.shedding_at(600 * MS));
-        (0..4).for_each(|_| gate.give_back(0, SLOW));
+        (0..4).for_each(|_| gate.give_back(b(0), SLOW));
         take(&gate, 0, 16, 600 * MS);
     }
 
@@ -530,33 +554,53 @@ mod tests {
     fn past_the_bound_a_tenant_below_its_share_still_gets_in_but_the_flooder_does_not() {
         let gate = Gate::new(4);
         take(&gate, 7, 16, 1);
-        (0..40).for_each(|_| assert!(!gate.judge(7, 50 * MS)));
+        (0..40).for_each(|_| assert!(!gate.judge(b(7), 50 * MS)));
         // Tenant 9 sent nearly as often in that window: the rate rule lets it in no more than the
         // flooder, so what follows is the holding rule's.
         (0..40).for_each(|_| {
-            gate.judge(9, 50 * MS);
+            gate.judge(b(9), 50 * MS);
         });
         let shedding = 100 * MS;
-        (0..12).for_each(|_| gate.give_back(7, SLOW));
-        assert!(!gate.judge(7, shedding), "the flooder holds the whole bound");
+        (0..12).for_each(|_| gate.give_back(b(7), SLOW));
+        assert!(!gate.judge(b(7), shedding), "the flooder holds the whole bound");
         assert!(gate.shedding_at(shedding));
-        assert!(gate.judge(9, shedding), "a quiet tenant gets in past it");
+        assert!(gate.judge(b(9), shedding), "a quiet tenant gets in past it");
         for _ in 0..4 {
-            assert!(gate.judge(9, shedding), "below the average holding");
-            gate.take(9);
+            assert!(gate.judge(b(9), shedding), "below the average holding");
+            gate.take(b(9));
         }
-        assert!(!gate.judge(9, shedding), "it holds as many as the flooder, the average");
-        assert!(!gate.judge(7, shedding), "so does the flooder");
-        assert!(gate.judge(11, shedding), "a third tenant holds none");
+        assert!(!gate.judge(b(9), shedding), "it holds as many as the flooder, the average");
+        assert!(!gate.judge(b(7), shedding), "so does the flooder");
+        assert!(gate.judge(b(11), shedding), "a third tenant holds none");
         // Sends let in at once, before any of them took its place, overshoot the bound.
-        (0..14).for_each(|_| gate.take(7));
-        assert!(!gate.judge(11, shedding), "nothing gets past five times the bound");
+        (0..14).for_each(|_| gate.take(b(7)));
+        assert!(!gate.judge(b(11), shedding), "nothing gets past five times the bound");
         assert!(gate.refuses_unknown(shedding), "a key of no tenant has no share");
         assert_eq!(gate.active.load(Ordering::Relaxed), 2);
-        (0..4).for_each(|_| gate.give_back(9, SLOW));
+        (0..4).for_each(|_| gate.give_back(b(9), SLOW));
         assert_eq!(gate.active.load(Ordering::Relaxed), 1);
-        (0..15).for_each(|_| gate.give_back(7, SLOW));
-        assert!(gate.judge(7, shedding + 1), "room again once places are given back");
+        (0..15).for_each(|_| gate.give_back(b(7), SLOW));
+        assert!(gate.judge(b(7), shedding + 1), "room again once places are given back");
+    }
+
+    #[test]
+    fn a_quiet_tenant_sharing_one_of_the_flooders_buckets_still_gets_in() {
+        let gate = shedding_gate(&[7]);
+        let now = 100 * MS;
+        take(&gate, 7, 8, now);
+        assert!(!gate.judge(b(7), now), "the flooder holds the bound");
+        let (first_row, second_row) = (Bucket([7, BUCKETS + 9]), Bucket([9, BUCKETS + 7]));
+        assert_eq!(gate.holding(first_row), 0);
+        assert!(gate.judge(first_row, now), "its other bucket holds nothing");
+        assert!(gate.judge(second_row, now), "nor here");
+        gate.take(first_row);
+        gate.take(second_row);
+        assert_eq!((gate.holding(first_row), gate.holding(second_row)), (1, 1));
+        // Given back, the shared buckets count the flooder's places again, and nothing else.
+        gate.give_back(first_row, SLOW);
+        gate.give_back(second_row, SLOW);
+        assert_eq!(gate.holding(b(7)), 8);
+        assert_eq!(gate.active.load(Ordering::Relaxed), 1, "tenants counted in the first row");
     }
 
     /// A gate of 8 places that sheds from 100 ms on, at the operator's bound, with nothing held:
@@ -568,17 +612,17 @@ mod tests {
         for i in 0..32 {
             take(&gate, flooders[i % flooders.len()], 1, 1);
         }
-        (0..40).for_each(|i| assert!(!gate.judge(flooders[i % flooders.len()], 50 * MS)));
-        (0..32).for_each(|i| gate.give_back(flooders[i % flooders.len()], SLOW));
+        (0..40).for_each(|i| assert!(!gate.judge(b(flooders[i % flooders.len()]), 50 * MS)));
+        (0..32).for_each(|i| gate.give_back(b(flooders[i % flooders.len()]), SLOW));
         gate
     }
 
     /// `n` sends of `bucket` let in at `now` and answered at once.
     fn let_through(gate: &Gate, bucket: usize, n: usize, now: u64) {
         for _ in 0..n {
-            assert!(gate.judge(bucket, now), "room");
-            gate.take(bucket);
-            gate.give_back(bucket, SLOW);
+            assert!(gate.judge(b(bucket), now), "room");
+            gate.take(b(bucket));
+            gate.give_back(b(bucket), SLOW);
         }
     }
 
@@ -591,16 +635,16 @@ mod tests {
         // The quiet tenant's sends are slow for a moment: it holds 5 places, the flooder 3.
         take(&gate, 9, 5, now);
         take(&gate, 7, 3, now);
-        assert!(gate.held[9].load(Ordering::Relaxed) as usize * 2 >= gate.pending(), "above the average");
-        assert!(gate.judge(9, now), "6 sends against the flooder's 33: it gets in");
-        gate.take(9);
-        assert!(gate.judge(9, now), "and again");
+        assert!(gate.holding(b(9)) * 2 >= gate.pending(), "above the average");
+        assert!(gate.judge(b(9), now), "6 sends against the flooder's 33: it gets in");
+        gate.take(b(9));
+        assert!(gate.judge(b(9), now), "and again");
         // Sending as often as the flooder and holding more, it is refused.
         for _ in 0..80 {
             gate.arrive(now);
-            gate.count_arrival(9);
+            gate.count_arrival(b(9));
         }
-        assert!(!gate.judge(9, now));
+        assert!(!gate.judge(b(9), now));
     }
 
     #[test]
@@ -611,8 +655,8 @@ mod tests {
         // a quiet tenant's burst of 4 (its sends slow for a moment) holds half the bound.
         take(&gate, 7, 4, now);
         take(&gate, 9, 4, now);
-        assert!(gate.judge(9, now), "5 against the flood's 76 over two windows");
-        assert!(!gate.judge(7, now), "the flooder is refused");
+        assert!(gate.judge(b(9), now), "5 against the flood's 76 over two windows");
+        assert!(!gate.judge(b(7), now), "the flooder is refused");
     }
 
     #[test]
@@ -625,8 +669,8 @@ mod tests {
         });
         take(&gate, 7, 8, now);
         assert!(gate.refuses_unknown(now), "the bound is full");
-        assert!(!gate.judge(7, now), "the only real sender is the average one");
-        assert!(gate.judge(9, now), "a tenant sending less often still gets in");
+        assert!(!gate.judge(b(7), now), "the only real sender is the average one");
+        assert!(gate.judge(b(9), now), "a tenant sending less often still gets in");
     }
 
     #[test]
@@ -638,8 +682,8 @@ mod tests {
         take(&gate, 7, 4, now);
         take(&gate, 11, 4, now);
         assert!(gate.shedding_at(now));
-        assert!(!gate.judge(7, now) && !gate.judge(11, now));
-        assert!(gate.judge(13, now), "a tenant holding none still gets in");
+        assert!(!gate.judge(b(7), now) && !gate.judge(b(11), now));
+        assert!(gate.judge(b(13), now), "a tenant holding none still gets in");
     }
 
     #[test]
@@ -651,30 +695,30 @@ mod tests {
         };
         // A flood: most arrivals of a window find the 128 places taken.
         take(&gate, 0, 128, 1);
-        (0..300).for_each(|_| _ = gate.judge(0, 50 * MS));
+        (0..300).for_each(|_| _ = gate.judge(b(0), 50 * MS));
         // Meanwhile 300 sends were answered, the quickest in 2 ms: 3,000 a second, so 15 ms past
         // the quickest is (15 + 2) ms × 3,000/s = 51 places.
         answered(300, 2 * MS);
-        assert!(gate.judge(1, 100 * MS), "a quiet tenant still gets in");
+        assert!(gate.judge(b(1), 100 * MS), "a quiet tenant still gets in");
         assert!(gate.shedding_at(100 * MS));
         assert_eq!(gate.bound(), 51);
-        assert!(!gate.judge(0, 150 * MS), "the flooder holds more than 51");
+        assert!(!gate.judge(b(0), 150 * MS), "the flooder holds more than 51");
         // A slow disk: the quickest send took 80 ms. Fewer places would not make it quicker, so
         // the bound keeps the sends the node answers in 95 ms.
         answered(100, 80 * MS);
-        assert!(!gate.judge(0, 200 * MS));
+        assert!(!gate.judge(b(0), 200 * MS));
         assert_eq!(gate.bound(), 95);
         // A window in which nothing was answered (a stall) keeps the bound.
-        assert!(!gate.judge(0, 300 * MS));
+        assert!(!gate.judge(b(0), 300 * MS));
         assert_eq!(gate.bound(), 95);
         // A very slow node gets an eighth of the operator's bound, never less.
         answered(10, 0);
-        assert!(!gate.judge(0, 400 * MS));
+        assert!(!gate.judge(b(0), 400 * MS));
         assert_eq!(gate.bound(), 16);
         // Once the sends are answered and a window finds room, the operator's bound is back.
-        (0..128).for_each(|_| gate.give_back(0, SLOW));
-        assert!(gate.judge(0, 500 * MS));
-        assert!(gate.judge(0, 600 * MS));
+        (0..128).for_each(|_| gate.give_back(b(0), SLOW));
+        assert!(gate.judge(b(0), 500 * MS));
+        assert!(gate.judge(b(0), 600 * MS));
         assert!(!gate.shedding_at(600 * MS));
         assert_eq!(gate.bound(), 128);
     }
