@@ -169,7 +169,9 @@ mod tests {
         }
         let c = compact(&dir).unwrap();
         assert!(c.records >= 20_001, "{c:?}");
-        assert!(c.after * 2 < c.before && c.swapped, "{c:?}");
+        // How much dead space sled keeps depends on how many turns its flusher had to clean
+        // meanwhile: 35–37 MB here alone, 22 MB in CI beside other tests; the copy is 11 MB.
+        assert!(c.after * 5 < c.before * 4 && c.swapped, "at least a fifth smaller: {c:?}");
         assert!(!sibling(&dir, "compacting").exists(), "the old copy is removed");
         let s = Store::open(&dir).unwrap();
         let imessage = |i: u64| s.numbers().detection(t, &format!("+1{i:010}")).unwrap().map(|d| d.imessage);
