@@ -184,7 +184,8 @@ impl Gate {
 
     /// The places a tenant holds: the smaller of its two buckets' counts.
     fn holding(&self, bucket: Bucket) -> usize {
-        bucket.0.map(|b| self.held[b].load(Ordering::Relaxed)).into_iter().min().unwrap_or(0) as usize
+        let [first, second] = bucket.0.map(|b| self.held[b].load(Ordering::Relaxed));
+        first.min(second) as usize
     }
 
     fn micros(&self) -> u64 {
@@ -269,8 +270,7 @@ impl Gate {
     }
 
     /// Counts an arrival of `bucket` in the current window; answers its arrivals in it and in
-    /// the window before.
-    /// The senders are counted in the first row.
+    /// the window before (the smaller row's). Senders are counted in the first row.
     fn count_arrival(&self, bucket: Bucket) -> u32 {
         let [(before, now), second] = bucket.0.map(|b| self.count_in(&self.arrived[b]));
         if now == 1 {
