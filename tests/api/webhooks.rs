@@ -1,6 +1,6 @@
 //! Webhooks: registration, signed payloads, only subscribed events, the 2/4/8 s retry schedule
-//! (by the manual clock), the delivery log, manual retries, SSRF refusal, and kill -9 between
-//! attempts.
+//! (by the manual clock), the delivery log, manual retries, SSRF refusal, kill -9 between
+//! attempts, and a backlog behind a slow endpoint (32 requests in flight, every delivery once).
 
 use std::time::Duration;
 
@@ -500,4 +500,90 @@ async fn a_webhook_is_delivered_over_tls_to_a_receiver_the_operators_authority_v
     let body: Value = serde_json::from_str(request.split_once("\r\n\r\n").unwrap().1).unwrap();
     assert_eq!(body["event"], "message.delivered");
     assert_eq!(body["message_id"], id.as_str(), "{body}");
+}
+
+/// An endpoint slower than the sends: 32 requests in flight, the rest of the backlog waiting in
+/// its actor. Every delivery arrives, once, with its own message's event, and is recorded.
+#[actix_web::test]
+async fn a_backlog_behind_a_slow_endpoint_is_delivered_whole_and_once() {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::sync::{Arc, Mutex};
+    let app = spawn_app().await;
+    let t = app.create_tenant("scale").await;
+    // Holds every request until the gate opens: 32 in flight, the rest queued in the actor.
+    let open = Arc::new(AtomicBool::new(false));
+    let waiting = Arc::new(AtomicUsize::new(0));
+    let got: Arc<Mutex<Vec<Value>>> = Arc::default();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/h", listener.local_addr().unwrap());
+    let (o, wt, g) = (open.clone(), waiting.clone(), got.clone());
+    let server = actix_web::HttpServer::new(move || {
+        let (o, wt, g) = (o.clone(), wt.clone(), g.clone());
+        actix_web::App::new().default_service(actix_web::web::to(move |body: actix_web::web::Bytes| {
+            let (o, wt, g) = (o.clone(), wt.clone(), g.clone());
+            async move {
+                wt.fetch_add(1, Ordering::SeqCst);
+                while !o.load(Ordering::SeqCst) {
+                    actix_web::rt::time::sleep(Duration::from_millis(10)).await;
+                }
+                wt.fetch_sub(1, Ordering::SeqCst);
+                g.lock().unwrap().push(serde_json::from_slice::<Value>(&body).unwrap());
+                actix_web::HttpResponse::Ok().finish()
+            }
+        }))
+    })
+    .workers(1)
+    .listen(listener)
+    .unwrap()
+    .run();
+    actix_web::rt::spawn(server);
+    let w = app.register_webhook(&t.live, &url, json!(["message.delivered"])).await;
+
+    // 320 deliveries: 32 in flight, 288 waiting.
+    let mut sent = std::collections::BTreeSet::new();
+    for i in 0..320 {
+        sent.insert(app.send_ok(&t.test, &format!("+1415556{i:04}")).await);
+    }
+    for _ in 0..100 {
+        if waiting.load(Ordering::SeqCst) >= 32 {
+            break;
+        }
+        actix_web::rt::time::sleep(Duration::from_millis(50)).await;
+    }
+    actix_web::rt::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(waiting.load(Ordering::SeqCst), 32, "32 requests in flight to one endpoint, no more");
+    assert!(got.lock().unwrap().is_empty(), "the gate holds every request");
+    open.store(true, Ordering::SeqCst);
+
+    let started = std::time::Instant::now();
+    while got.lock().unwrap().len() < 320 && started.elapsed() < Duration::from_secs(20) {
+        actix_web::rt::time::sleep(Duration::from_millis(50)).await;
+    }
+    actix_web::rt::time::sleep(Duration::from_millis(300)).await;
+    let got = got.lock().unwrap().clone();
+    assert_eq!(got.len(), 320, "every delivery once, none twice");
+    let ids: std::collections::BTreeSet<String> =
+        got.iter().map(|p| p["message_id"].as_str().unwrap().to_owned()).collect();
+    assert_eq!(ids, sent, "each message's own event");
+    for p in &got {
+        assert_eq!(p["event"], "message.delivered");
+        let n: u32 = p["to"].as_str().unwrap()["+1415556".len()..].parse().unwrap();
+        assert!(n < 320, "{p}");
+    }
+    let wid = w["id"].as_str().unwrap();
+    let mut succeeded = 0;
+    let mut after: Option<String> = None;
+    loop {
+        let q = after.as_ref().map_or(String::new(), |a| format!("&after={a}"));
+        let r = app
+            .call("GET", &format!("/v1/webhooks/{wid}/deliveries?limit=100{q}"), Some(&t.live), None)
+            .await;
+        let r = r.expect(200, None);
+        succeeded += r.data().as_array().unwrap().iter().filter(|d| d["state"] == "succeeded").count();
+        match r.body["next_cursor"].as_str() {
+            Some(c) => after = Some(c.to_owned()),
+            None => break,
+        }
+    }
+    assert_eq!(succeeded, 320, "every delivery recorded as succeeded");
 }
