@@ -551,16 +551,36 @@ impl Hit {
     }
 }
 
-/// A local webhook endpoint that records what it gets and answers the status it is told.
+/// A local webhook endpoint that records what it gets and answers the status it is told; it can
+/// also hold requests unanswered, as a slow endpoint does.
 pub struct Receiver {
     pub url: String,
     pub hits: Arc<std::sync::Mutex<Vec<Hit>>>,
     pub status: Arc<std::sync::atomic::AtomicU16>,
+    gate: Arc<Gate>,
+}
+
+/// Requests arriving while `closed` wait (counted in `held`) and are recorded once it opens.
+#[derive(Default)]
+struct Gate {
+    closed: std::sync::atomic::AtomicBool,
+    held: std::sync::atomic::AtomicUsize,
 }
 
 impl Receiver {
     pub fn set_status(&self, s: u16) {
         self.status.store(s, std::sync::atomic::Ordering::SeqCst);
+    }
+    /// From now on, requests wait unanswered (and unrecorded) until `release`.
+    pub fn hold(&self) {
+        self.gate.closed.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+    pub fn release(&self) {
+        self.gate.closed.store(false, std::sync::atomic::Ordering::SeqCst);
+    }
+    /// How many requests are waiting at the gate now.
+    pub fn held(&self) -> usize {
+        self.gate.held.load(std::sync::atomic::Ordering::SeqCst)
     }
     pub fn hits(&self) -> Vec<Hit> {
         self.hits.lock().unwrap().clone()
@@ -600,12 +620,21 @@ pub fn spawn_receiver_on(listener: TcpListener) -> Receiver {
     let port = listener.local_addr().unwrap().port();
     let hits: Arc<std::sync::Mutex<Vec<Hit>>> = Arc::default();
     let status = Arc::new(std::sync::atomic::AtomicU16::new(200));
-    let (h, s) = (hits.clone(), status.clone());
+    let gate = Arc::new(Gate::default());
+    let (h, s, g) = (hits.clone(), status.clone(), gate.clone());
     let server = HttpServer::new(move || {
-        let (h, s) = (h.clone(), s.clone());
+        let (h, s, g) = (h.clone(), s.clone(), g.clone());
         App::new().default_service(web::to(move |req: HttpRequest, body: web::Bytes| {
-            let (h, s) = (h.clone(), s.clone());
+            let (h, s, g) = (h.clone(), s.clone(), g.clone());
             async move {
+                use std::sync::atomic::Ordering::SeqCst;
+                if g.closed.load(SeqCst) {
+                    g.held.fetch_add(1, SeqCst);
+                    while g.closed.load(SeqCst) {
+                        actix_web::rt::time::sleep(Duration::from_millis(10)).await;
+                    }
+                    g.held.fetch_sub(1, SeqCst);
+                }
                 let headers = req
                     .headers()
                     .iter()
@@ -623,7 +652,7 @@ pub fn spawn_receiver_on(listener: TcpListener) -> Receiver {
     .unwrap()
     .run();
     actix_web::rt::spawn(server);
-    Receiver { url: format!("http://127.0.0.1:{port}/hooks"), hits, status }
+    Receiver { url: format!("http://127.0.0.1:{port}/hooks"), hits, status, gate }
 }
 
 /// The webhook signature, the one function the engine and the harness sign with (pinned to

@@ -506,38 +506,12 @@ async fn a_webhook_is_delivered_over_tls_to_a_receiver_the_operators_authority_v
 /// its actor. Every delivery arrives, once, with its own message's event, and is recorded.
 #[actix_web::test]
 async fn a_backlog_behind_a_slow_endpoint_is_delivered_whole_and_once() {
-    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-    use std::sync::{Arc, Mutex};
     let app = spawn_app().await;
     let t = app.create_tenant("scale").await;
-    // Holds every request until the gate opens: 32 in flight, the rest queued in the actor.
-    let open = Arc::new(AtomicBool::new(false));
-    let waiting = Arc::new(AtomicUsize::new(0));
-    let got: Arc<Mutex<Vec<Value>>> = Arc::default();
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let url = format!("http://{}/h", listener.local_addr().unwrap());
-    let (o, wt, g) = (open.clone(), waiting.clone(), got.clone());
-    let server = actix_web::HttpServer::new(move || {
-        let (o, wt, g) = (o.clone(), wt.clone(), g.clone());
-        actix_web::App::new().default_service(actix_web::web::to(move |body: actix_web::web::Bytes| {
-            let (o, wt, g) = (o.clone(), wt.clone(), g.clone());
-            async move {
-                wt.fetch_add(1, Ordering::SeqCst);
-                while !o.load(Ordering::SeqCst) {
-                    actix_web::rt::time::sleep(Duration::from_millis(10)).await;
-                }
-                wt.fetch_sub(1, Ordering::SeqCst);
-                g.lock().unwrap().push(serde_json::from_slice::<Value>(&body).unwrap());
-                actix_web::HttpResponse::Ok().finish()
-            }
-        }))
-    })
-    .workers(1)
-    .listen(listener)
-    .unwrap()
-    .run();
-    actix_web::rt::spawn(server);
-    let w = app.register_webhook(&t.live, &url, json!(["message.delivered"])).await;
+    // Holds every request until released: 32 in flight, the rest queued in the actor.
+    let rx = spawn_receiver().await;
+    rx.hold();
+    let w = app.register_webhook(&t.live, &rx.url, json!(["message.delivered"])).await;
 
     // 320 deliveries: 32 in flight, 288 waiting.
     let mut sent = std::collections::BTreeSet::new();
@@ -545,22 +519,22 @@ async fn a_backlog_behind_a_slow_endpoint_is_delivered_whole_and_once() {
         sent.insert(app.send_ok(&t.test, &format!("+1415556{i:04}")).await);
     }
     for _ in 0..100 {
-        if waiting.load(Ordering::SeqCst) >= 32 {
+        if rx.held() >= 32 {
             break;
         }
         actix_web::rt::time::sleep(Duration::from_millis(50)).await;
     }
     actix_web::rt::time::sleep(Duration::from_millis(300)).await;
-    assert_eq!(waiting.load(Ordering::SeqCst), 32, "32 requests in flight to one endpoint, no more");
-    assert!(got.lock().unwrap().is_empty(), "the gate holds every request");
-    open.store(true, Ordering::SeqCst);
+    assert_eq!(rx.held(), 32, "32 requests in flight to one endpoint, no more");
+    assert!(rx.hits().is_empty(), "the gate holds every request");
+    rx.release();
 
     let started = std::time::Instant::now();
-    while got.lock().unwrap().len() < 320 && started.elapsed() < Duration::from_secs(20) {
+    while rx.hits().len() < 320 && started.elapsed() < Duration::from_secs(20) {
         actix_web::rt::time::sleep(Duration::from_millis(50)).await;
     }
     actix_web::rt::time::sleep(Duration::from_millis(300)).await;
-    let got = got.lock().unwrap().clone();
+    let got: Vec<Value> = rx.hits().iter().map(Hit::json).collect();
     assert_eq!(got.len(), 320, "every delivery once, none twice");
     let ids: std::collections::BTreeSet<String> =
         got.iter().map(|p| p["message_id"].as_str().unwrap().to_owned()).collect();
