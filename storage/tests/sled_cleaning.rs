@@ -86,12 +86,22 @@ fn writers_leave_cold_pages_to_the_flusher() {
     // No flusher: only writers clean. While the file is in the OS's cache they move every page
     // themselves; once it is dropped, the old pages they would move are on disk and are left.
     // (Upstream's writers read those from the disk: 0.3-2 MB in the second part.)
-    let kept = tempfile::tempdir().unwrap();
-    let (db, want, warm, cold) = write_with_cold_pages(kept.path(), None);
-    eprintln!("pages left to the flusher: {warm} while cached, {cold} once on disk");
-    // (A page can also be left while a fragment of it is still in an unwritten buffer.)
-    assert!(warm <= 20, "pages in the OS's cache are moved by the writers, {warm} were left");
-    assert!(cold >= 200, "pages on disk are left to the flusher, only {cold} were");
+    // How many old pages come up for cleaning after the drops moves with timing: 138 to 1,157
+    // were seen (138 once, in a CI run). A count under the bound is measured again on a new
+    // store, up to three times; writers that read cold pages (upstream) leave none in any.
+    let mut tries = Vec::new();
+    let (kept, db, want, warm, cold) = loop {
+        let kept = tempfile::tempdir().unwrap();
+        let (db, want, warm, cold) = write_with_cold_pages(kept.path(), None);
+        eprintln!("pages left to the flusher: {warm} while cached, {cold} once on disk");
+        tries.push((warm, cold));
+        // (A page can also be left while a fragment of it is still in an unwritten buffer.)
+        if (warm <= 20 && cold >= 200) || tries.len() == 3 {
+            break (kept, db, want, warm, cold);
+        }
+    };
+    assert!(warm <= 20, "pages in the OS's cache are moved by the writers: (warm, cold) {tries:?}");
+    assert!(cold >= 200, "pages on disk are left to the flusher: (warm, cold) {tries:?}");
     // Without a flusher nothing takes them.
     assert_eq!(db.cleaning_waiting_for_flusher() as u64, warm + cold);
     check(&db, &want);
