@@ -132,6 +132,8 @@ impl Application {
             .max_concurrent_connections(connections_per_worker(workers))
             .shutdown_timeout(30)
             .listen("pigeon", listener, move || {
+                // Runs once on each worker's thread.
+                pigeon_actors::name_thread(c"pigeon-http");
                 // The default `AppConfig` (host `localhost:8080`): its constructor is private to
                 // actix-web, and nothing here builds URLs from it.
                 let app = actix_service::map_config(app(), |_| actix_web::dev::AppConfig::default());

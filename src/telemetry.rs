@@ -70,6 +70,49 @@ fn keep_up(handle: PrometheusHandle, every: Duration) {
     }
 }
 
+/// One group of the process's threads: their time on a core and their time runnable but waiting
+/// for one (the kernel's `schedstat`, so no sampling error). Rising wait at a steady load means
+/// the node is short of cores; rising CPU per message means more work or a slower machine.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct ThreadTime {
+    /// Time on a core, µs.
+    pub cpu_micros: u64,
+    /// Time runnable and waiting for a core, µs.
+    pub wait_micros: u64,
+}
+
+/// The process's live threads' [`ThreadTime`], summed by name with a trailing `-N` dropped
+/// (`sled-io-0` … `sled-io-6` are one group). Threads that have ended are not in it. Linux only;
+/// empty elsewhere.
+pub fn thread_times() -> std::collections::BTreeMap<String, ThreadTime> {
+    let mut out = std::collections::BTreeMap::<String, ThreadTime>::new();
+    #[cfg(target_os = "linux")]
+    for task in std::fs::read_dir("/proc/self/task").into_iter().flatten().flatten() {
+        let path = task.path();
+        let (Ok(comm), Ok(stat)) =
+            (std::fs::read_to_string(path.join("comm")), std::fs::read_to_string(path.join("schedstat")))
+        else {
+            continue; // the thread ended meanwhile
+        };
+        let mut ns = stat.split_whitespace().map(|f| f.parse::<u64>().unwrap_or(0));
+        let (cpu, wait) = (ns.next().unwrap_or(0), ns.next().unwrap_or(0));
+        let t = out.entry(thread_group(comm.trim_end()).to_owned()).or_default();
+        t.cpu_micros += cpu / 1000;
+        t.wait_micros += wait / 1000;
+    }
+    out
+}
+
+/// A thread's name without a trailing `-N`.
+fn thread_group(name: &str) -> &str {
+    match name.rsplit_once('-') {
+        Some((group, n)) if !group.is_empty() && !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
+            group
+        }
+        _ => name,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::alloc::{GlobalAlloc, Layout, System};
@@ -140,5 +183,36 @@ mod tests {
             }
             std::thread::sleep(Duration::from_millis(20));
         }
+    }
+
+    #[test]
+    fn numbered_threads_are_one_group() {
+        assert_eq!(super::thread_group("sled-io-3"), "sled-io");
+        assert_eq!(super::thread_group("pigeon-work"), "pigeon-work");
+        assert_eq!(super::thread_group("log-"), "log-");
+        assert_eq!(super::thread_group("-7"), "-7");
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_busy_thread_shows_its_cpu_time_under_its_name() {
+        let (tx, rx) = std::sync::mpsc::channel::<()>();
+        let busy = std::thread::Builder::new()
+            .name("pigeon-tt-1".into())
+            .spawn(move || {
+                let start = Instant::now();
+                let mut x = 0u64;
+                while start.elapsed() < Duration::from_millis(60) {
+                    x = std::hint::black_box(x.wrapping_mul(31).wrapping_add(7));
+                }
+                rx.recv().unwrap();
+            })
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(150));
+        let t = super::thread_times()["pigeon-tt"];
+        tx.send(()).unwrap();
+        busy.join().unwrap();
+        // 60 ms of spinning; a loaded machine may interrupt it, never make it longer on a core.
+        assert!((40_000..1_000_000).contains(&t.cpu_micros), "{t:?}");
     }
 }

@@ -39,8 +39,9 @@ pub mod webhook;
 pub mod zones;
 
 pub use engine::{
-    AgentHandle, CreatedTenant, Demo, Depths, Engine, EngineConfig, LocatedKey, NodeStamp, Route, Session,
-    TenantHandle, TenantReads, Usage, DEFAULT_ACTOR_IDLE, DEFAULT_RETENTION, MAX_LIST_READ, SESSION_IDLE,
+    name_thread, AgentHandle, CreatedTenant, Demo, Depths, Engine, EngineConfig, LocatedKey, NodeStamp,
+    Route, Session, TenantHandle, TenantReads, Usage, DEFAULT_ACTOR_IDLE, DEFAULT_RETENTION, MAX_LIST_READ,
+    SESSION_IDLE,
 };
 pub use error::{EngineError, Missing};
 pub use failure::FailureCode;

@@ -122,6 +122,17 @@ pub(crate) fn value(text: &str, name: &str) -> Option<f64> {
     text.lines().find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.trim().parse().ok())
 }
 
+/// Every series of a family with one label, by the label's value: `name{label="v"} x`.
+pub(crate) fn family(text: &str, name: &str, label: &str) -> std::collections::BTreeMap<String, f64> {
+    let open = format!("{name}{{{label}=\"");
+    text.lines()
+        .filter_map(|l| {
+            let (value, rest) = l.strip_prefix(open.as_str())?.split_once("\"} ")?;
+            Some((value.to_owned(), rest.trim().parse().ok()?))
+        })
+        .collect()
+}
+
 /// Kills the server and starts it again on the same data; times readiness, the first accepted
 /// send and, with a backlog, every queued message back in a queue.
 pub(crate) async fn restart(
@@ -158,4 +169,16 @@ pub(crate) async fn restart(
         None => None,
     };
     Ok(Restart { ready_s, first_accept_s, backlog_back_s, rss_mib: server.rss_mib() })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_family_is_read_by_its_label() {
+        let text =
+            "# TYPE x counter\nx{thread=\"a\"} 12\nx{thread=\"sled-io\"} 3.5\nxy{thread=\"b\"} 1\nx 7\n";
+        let f = super::family(text, "x", "thread");
+        assert_eq!(f, [("a".to_owned(), 12.0), ("sled-io".to_owned(), 3.5)].into());
+        assert!(super::family(text, "x", "kind").is_empty());
+    }
 }

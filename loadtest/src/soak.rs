@@ -1,8 +1,12 @@
 //! Soak mode: every `--sample-every` (10 s by default) of the measured phase, the harness notes
 //! the server's RSS, the store's size on disk, accept p50/p99 and end-to-end p99 of that window,
-//! so a long run (`--rate R --duration 30m`) shows whether the node levels off. The samples go
+//! so a long run (`--rate R --duration 30m`) shows whether the node levels off. Each window also
+//! has the node's CPU time and wait for a core by thread group, and a fixed piece of work timed in
+//! the harness: on a shared VM a slow stretch is either the node doing more per message or the
+//! machine running the same work slower, and only the two side by side tell which. The samples go
 //! into the JSON report, and [`write_chart`] draws them beside it as an SVG.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -49,6 +53,45 @@ pub struct Sample {
     /// Log syncs over 50 ms in the window: a flush over 50 ms without one is the disk completing
     /// no write for that long (sled's own wait), with one its cache flush.
     pub log_syncs_over_50ms: Option<f64>,
+    /// The server's CPU time in the window by thread group, ms (`pigeon_thread_cpu_microseconds_total`).
+    pub cpu_ms: BTreeMap<String, f64>,
+    /// Time the server's threads were runnable but waited for a core in the window, ms, by group.
+    pub wait_ms: BTreeMap<String, f64>,
+    /// The harness's fixed piece of CPU work, µs (the shortest of five runs at the window's end):
+    /// it takes longer only when the machine is slower.
+    pub probe_us: f64,
+}
+
+impl Sample {
+    /// The server's CPU a message accepted in the window, µs (all its threads).
+    pub fn cpu_us_per_message(&self) -> Option<f64> {
+        (self.accepted > 0 && !self.cpu_ms.is_empty())
+            .then(|| self.cpu_ms.values().sum::<f64>() * 1000.0 / self.accepted as f64)
+    }
+}
+
+/// The same work every time: sorting a copy of 32,768 scrambled numbers (allocation, copying,
+/// comparisons: the kind of work a send is made of). The shortest of five runs, µs.
+fn probe() -> f64 {
+    let scrambled: Vec<u32> = (0..32_768u32).map(|i| i.wrapping_mul(2_654_435_761)).collect();
+    let run = || {
+        let started = Instant::now();
+        let mut v = std::hint::black_box(scrambled.clone());
+        v.sort_unstable();
+        std::hint::black_box(&v);
+        started.elapsed()
+    };
+    (0..5).map(|_| run()).min().unwrap_or_default().as_secs_f64() * 1e6
+}
+
+/// Each group's rise since `last` (a group whose threads ended counts 0), and `last` moved on.
+fn rise_by_group(now: BTreeMap<String, f64>, last: &mut BTreeMap<String, f64>) -> BTreeMap<String, f64> {
+    let rise = now
+        .iter()
+        .map(|(group, v)| (group.clone(), ((v - last.get(group).copied().unwrap_or(0.0)) / 1000.0).max(0.0)))
+        .collect();
+    *last = now;
+    rise
 }
 
 /// The server's counters behind a sample's per-window store figures.
@@ -78,13 +121,21 @@ pub(crate) async fn sample(
     tracker.lock().unwrap().window = crate::sink::Window::default();
     let mut next = measured + every;
     let read = |text: Option<&str>| COUNTERS.map(|name| text.and_then(|t| client::value(t, name)));
-    let mut last = read(client::metrics(&api).await.as_deref());
+    let first = client::metrics(&api).await;
+    let mut last = read(first.as_deref());
+    let threads =
+        |text: Option<&str>, name| text.map(|t| client::family(t, name, "thread")).unwrap_or_default();
+    let (mut last_cpu, mut last_wait) = (
+        threads(first.as_deref(), "pigeon_thread_cpu_microseconds_total"),
+        threads(first.as_deref(), "pigeon_thread_wait_microseconds_total"),
+    );
     while !done.load(Ordering::Relaxed) {
         actix_web::rt::time::sleep(next.saturating_duration_since(Instant::now())).await;
         if done.load(Ordering::Relaxed) {
             break;
         }
         next += every;
+        let t_s = measured.elapsed().as_secs_f64();
         let w = std::mem::take(&mut tracker.lock().unwrap().window);
         let ms = |h: &Histogram<u64>, q: f64| h.value_at_quantile(q) as f64 / 1000.0;
         let text = client::metrics(&api).await;
@@ -93,8 +144,14 @@ pub(crate) async fn sample(
         let rise: [Option<f64>; COUNTERS.len()] =
             std::array::from_fn(|i| text.as_ref().map(|_| now[i].unwrap_or(0.0) - last[i].unwrap_or(0.0)));
         last = std::array::from_fn(|i| now[i].or(last[i]));
+        let cpu_ms =
+            rise_by_group(threads(text.as_deref(), "pigeon_thread_cpu_microseconds_total"), &mut last_cpu);
+        let wait_ms =
+            rise_by_group(threads(text.as_deref(), "pigeon_thread_wait_microseconds_total"), &mut last_wait);
+        // Off the harness's thread: five runs would hold its sends for a millisecond or more.
+        let probe_us = actix_web::rt::task::spawn_blocking(probe).await.unwrap_or_default();
         out.push(Sample {
-            t_s: measured.elapsed().as_secs_f64(),
+            t_s,
             accepted: w.accepted,
             rss_mib: pid.and_then(crate::server::rss_mib),
             store_mib: text
@@ -112,6 +169,9 @@ pub(crate) async fn sample(
             flushes_over_250ms: rise[4],
             log_sync_ms: rise[5].map(|us| us / 1000.0),
             log_syncs_over_50ms: rise[6],
+            cpu_ms,
+            wait_ms,
+            probe_us,
         });
     }
     out
@@ -123,19 +183,24 @@ type Line = (&'static str, RGBColor, Vec<(f64, f64)>);
 type Panel<'a, 'b> =
     (&'a DrawingArea<SVGBackend<'b>, plotters::coord::Shift>, &'static str, &'static str, Vec<Line>);
 
-/// Draws the samples as an SVG: memory and disk above, latencies below.
+/// Draws the samples as an SVG: memory and disk at the top, latencies in the middle, and at the
+/// bottom the node's CPU a message beside the machine's probe, each as a share of its first
+/// window (both rising together is the machine slowing down, not the node).
 pub fn write_chart(path: &Path, samples: &[Sample]) -> Result<(), String> {
     let err = |e: &dyn std::fmt::Display| format!("cannot draw {}: {e}", path.display());
-    let root = SVGBackend::new(path, (960, 720)).into_drawing_area();
+    let root = SVGBackend::new(path, (960, 1080)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| err(&e))?;
-    let (top, bottom) = root.split_vertically(360);
+    let areas = root.split_evenly((3, 1));
     let t_max = samples.iter().map(|s| s.t_s).fold(1.0, f64::max);
     let series = |f: &dyn Fn(&Sample) -> Option<f64>| -> Vec<(f64, f64)> {
         samples.iter().filter_map(|s| Some((s.t_s, f(s)?))).collect()
     };
-    let panels: [Panel<'_, '_>; 2] = [
+    let cpu_first = samples.iter().find_map(Sample::cpu_us_per_message);
+    let probe_first = samples.first().map(|s| s.probe_us).filter(|p| *p > 0.0);
+    let indexed = |v: Option<f64>, first: Option<f64>| Some(100.0 * v? / first?);
+    let panels: [Panel<'_, '_>; 3] = [
         (
-            &top,
+            &areas[0],
             "Memory and disk",
             "MiB",
             vec![
@@ -144,13 +209,30 @@ pub fn write_chart(path: &Path, samples: &[Sample]) -> Result<(), String> {
             ],
         ),
         (
-            &bottom,
+            &areas[1],
             "Latency (per window)",
             "ms",
             vec![
                 ("accept p50", RGBColor(0x2c, 0xa0, 0x2c), series(&|s| Some(s.accept_p50_ms))),
                 ("accept p99", RGBColor(0xd6, 0x27, 0x28), series(&|s| Some(s.accept_p99_ms))),
                 ("end-to-end p99", RGBColor(0x94, 0x67, 0xbd), series(&|s| Some(s.end_to_end_p99_ms))),
+            ],
+        ),
+        (
+            &areas[2],
+            "Node CPU a message and the machine's probe (first window = 100)",
+            "%",
+            vec![
+                (
+                    "node CPU a message",
+                    RGBColor(0x8c, 0x56, 0x4b),
+                    series(&|s| indexed(s.cpu_us_per_message(), cpu_first)),
+                ),
+                (
+                    "machine probe",
+                    RGBColor(0x7f, 0x7f, 0x7f),
+                    series(&|s| indexed(Some(s.probe_us), probe_first)),
+                ),
             ],
         ),
     ];
@@ -185,4 +267,37 @@ pub fn write_chart(path: &Path, samples: &[Sample]) -> Result<(), String> {
 /// `report.json` → `report.svg`.
 pub fn chart_path(json: &Path) -> std::path::PathBuf {
     json.with_extension("svg")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_group_rises_by_its_growth_and_an_ended_one_by_nothing() {
+        let mut last: BTreeMap<String, f64> =
+            [("pigeon-work".into(), 5_000.0), ("recover".into(), 9_000.0)].into();
+        let now: BTreeMap<String, f64> = [("pigeon-work".into(), 7_500.0), ("recover".into(), 0.0)].into();
+        let rise = rise_by_group(now.clone(), &mut last);
+        assert_eq!(rise, [("pigeon-work".into(), 2.5), ("recover".into(), 0.0)].into());
+        assert_eq!(last, now);
+    }
+
+    #[test]
+    fn cpu_a_message_is_every_group_over_the_window_accepted() {
+        let s = Sample {
+            accepted: 1_000,
+            cpu_ms: [("pigeon-http".into(), 40.0), ("pigeon-work".into(), 60.0)].into(),
+            ..Sample::default()
+        };
+        assert_eq!(s.cpu_us_per_message(), Some(100.0));
+        assert_eq!(Sample { accepted: 0, ..s.clone() }.cpu_us_per_message(), None);
+        assert_eq!(Sample { cpu_ms: BTreeMap::new(), ..s }.cpu_us_per_message(), None);
+    }
+
+    #[test]
+    fn the_probe_measures_something() {
+        let us = probe();
+        assert!(us > 1.0 && us < 1e6, "{us}");
+    }
 }

@@ -51,7 +51,8 @@ pub fn document() -> String {
 }
 
 /// Prometheus text: requests by route and status, latency histograms, group-commit and actor
-/// figures, and the work waiting (queued, in flight, held, webhook deliveries). Unauthenticated, like the probes: it holds no tenant data.
+/// figures, the work waiting (queued, in flight, held, webhook deliveries), and each thread group's
+/// CPU time and wait for a core. Unauthenticated, like the probes: it holds no tenant data.
 #[utoipa::path(get, path = "/metrics", tag = "operations",
     responses((status = 200, description = "Prometheus text exposition format", content_type = "text/plain")))]
 pub async fn metrics(engine: web::Data<Engine>, gate: web::Data<crate::overload::Gate>) -> HttpResponse {
@@ -89,6 +90,12 @@ pub async fn metrics(engine: web::Data<Engine>, gate: web::Data<crate::overload:
     metrics::gauge!("pigeon_sends_pending").set(gate.pending() as f64);
     metrics::gauge!("pigeon_sends_shedding").set(if gate.shedding() { 1.0 } else { 0.0 });
     metrics::gauge!("pigeon_sends_bound").set(gate.bound() as f64);
+    for (thread, t) in crate::telemetry::thread_times() {
+        metrics::counter!("pigeon_thread_cpu_microseconds_total", "thread" => thread.clone())
+            .absolute(t.cpu_micros);
+        metrics::counter!("pigeon_thread_wait_microseconds_total", "thread" => thread)
+            .absolute(t.wait_micros);
+    }
     handle.run_upkeep();
     HttpResponse::Ok().content_type("text/plain; version=0.0.4; charset=utf-8").body(handle.render())
 }

@@ -166,6 +166,9 @@ async fn metrics_count_requests_by_route_and_status() {
         "pigeon_sends_shedding",
         "pigeon_sends_bound",
         "pigeon_tenant_actors",
+        r#"pigeon_thread_cpu_microseconds_total{thread="pigeon-http"}"#,
+        r#"pigeon_thread_cpu_microseconds_total{thread="pigeon-tenants"}"#,
+        r#"pigeon_thread_wait_microseconds_total{thread="pigeon-commit"}"#,
     ] {
         assert!(text.contains(needle), "{needle} missing from /metrics:\n{text}");
     }

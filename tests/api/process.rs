@@ -211,12 +211,22 @@ async fn a_loadtest_smoke_run_completes_with_nothing_lost() {
         // The log's syncs are timed inside the flushes that contain them.
         let (sync, wait) = (s["log_sync_ms"].as_f64().unwrap(), s["flush_wait_ms"].as_f64().unwrap());
         assert!((0.0..=wait).contains(&sync), "{s}");
+        assert!(s["probe_us"].as_f64().unwrap() > 0.0, "{s}");
     }
+    // The node's CPU by thread group, from its own counters: every part a send goes through.
+    let cpu = |group: &str| samples.iter().map(|s| s["cpu_ms"][group].as_f64().unwrap_or(0.0)).sum::<f64>();
+    for group in ["pigeon-http", "pigeon-tenants", "pigeon-work", "pigeon-commit", "sled-io"] {
+        assert!(cpu(group) > 0.0, "{group}: {r}");
+    }
+    assert!(samples.iter().all(|s| s["wait_ms"].is_object()), "{r}");
     let synced: f64 = samples.iter().map(|s| s["log_sync_ms"].as_f64().unwrap()).sum();
     assert!(synced > 0.0, "every flush syncs the log: {r}");
     let chart = chart.expect("the chart is written beside the report");
     assert!(
-        chart.contains("<svg") && chart.contains("server RSS") && chart.contains("accept p99"),
+        chart.contains("<svg")
+            && chart.contains("server RSS")
+            && chart.contains("accept p99")
+            && chart.contains("machine probe"),
         "{chart}"
     );
 }

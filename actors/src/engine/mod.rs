@@ -178,6 +178,18 @@ fn background_priority() {
     }
 }
 
+/// Names the calling thread (at most 15 bytes: Linux truncates), so that `top -H`, `perf` and
+/// `/proc/PID/task/*/comm` tell the tenant, work and retention threads apart; actix names them
+/// all `actix-rt|system:…`, which the kernel cuts to one name.
+pub fn name_thread(name: &std::ffi::CStr) {
+    #[cfg(target_os = "linux")]
+    if let Err(e) = rustix::thread::set_name(name) {
+        tracing::debug!(error = %e, "cannot name the thread");
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = name;
+}
+
 impl Engine {
     /// Starts the engine's arbiters, on the clock the store was opened with (record ids carry its
     /// time, so the engine reads no other). Must run inside an actix `System`.
@@ -195,6 +207,13 @@ impl Engine {
         let handles: Vec<ArbiterHandle> = arbiters.iter().map(Arbiter::handle).collect();
         let (front, rest) = handles.split_at(n);
         let (work, sweeper) = rest.split_at(n);
+        for h in front {
+            h.spawn_fn(|| name_thread(c"pigeon-tenants"));
+        }
+        for h in work {
+            h.spawn_fn(|| name_thread(c"pigeon-work"));
+        }
+        sweeper[0].spawn_fn(|| name_thread(c"pigeon-sweeper"));
         for h in rest {
             h.spawn_fn(background_priority);
         }
@@ -574,6 +593,30 @@ mod tests {
             .map(|h| thread_of(h).1)
             .collect();
         assert!(!others.contains(&sweeper), "{sweeper} in {others:?}");
+        engine.shutdown().await.unwrap();
+    }
+
+    /// The name the kernel shows for the thread behind `h`.
+    fn name_of(h: &ArbiterHandle) -> String {
+        let (tx, rx) = std::sync::mpsc::channel();
+        h.spawn_fn(move || {
+            let _ = tx.send(rustix::thread::name().expect("prctl").into_string().unwrap());
+        });
+        rx.recv_timeout(std::time::Duration::from_secs(5)).expect("the arbiter answers")
+    }
+
+    #[actix_rt::test]
+    async fn each_kind_of_thread_has_its_own_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let engine = Engine::start(
+            Store::open(dir.path()).unwrap(),
+            EngineConfig { arbiters: 2, ..EngineConfig::default() },
+        )
+        .unwrap();
+        let names = |hs: &[ArbiterHandle]| hs.iter().map(name_of).collect::<Vec<_>>();
+        assert_eq!(names(&engine.inner.front.0), ["pigeon-tenants"; 2]);
+        assert_eq!(names(&engine.inner.shared.arbiters.0), ["pigeon-work"; 2]);
+        assert_eq!(name_of(&engine.inner.sweeper), "pigeon-sweeper");
         engine.shutdown().await.unwrap();
     }
 }

@@ -154,7 +154,8 @@ export const operationsHealthz = <ThrowOnError extends boolean = false>(options?
 
 /**
  * Prometheus text: requests by route and status, latency histograms, group-commit and actor
- * figures, and the work waiting (queued, in flight, held, webhook deliveries). Unauthenticated, like the probes: it holds no tenant data.
+ * figures, the work waiting (queued, in flight, held, webhook deliveries), and each thread group's
+ * CPU time and wait for a core. Unauthenticated, like the probes: it holds no tenant data.
  */
 export const operationsMetrics = <ThrowOnError extends boolean = false>(options?: Options<OperationsMetricsData, ThrowOnError>) => (options?.client ?? client).get<OperationsMetricsResponses, unknown, ThrowOnError>({ url: '/metrics', ...options });
 

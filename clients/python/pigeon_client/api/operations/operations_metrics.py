@@ -42,8 +42,8 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
 ) -> Response[Any]:
     """Prometheus text: requests by route and status, latency histograms, group-commit and actor
-    figures, and the work waiting (queued, in flight, held, webhook deliveries). Unauthenticated, like
-    the probes: it holds no tenant data.
+    figures, the work waiting (queued, in flight, held, webhook deliveries), and each thread group's
+    CPU time and wait for a core. Unauthenticated, like the probes: it holds no tenant data.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -67,8 +67,8 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
 ) -> Response[Any]:
     """Prometheus text: requests by route and status, latency histograms, group-commit and actor
-    figures, and the work waiting (queued, in flight, held, webhook deliveries). Unauthenticated, like
-    the probes: it holds no tenant data.
+    figures, the work waiting (queued, in flight, held, webhook deliveries), and each thread group's
+    CPU time and wait for a core. Unauthenticated, like the probes: it holds no tenant data.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
