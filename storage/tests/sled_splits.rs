@@ -92,12 +92,32 @@ fn appended_keys_fill_leaves_to_the_tail_and_all_read_back() {
     assert_eq!(tree.len(), N as usize);
     assert_eq!(tree.first().unwrap().unwrap().0.as_ref(), 0u64.to_be_bytes());
     assert_eq!(tree.last().unwrap().unwrap().0.as_ref(), (N - 1).to_be_bytes());
-    // The count follows pages back to the free list: a dropped tree's go at once (change 9).
+    // The count follows pages back to the free list: a dropped tree's go at once (change 9),
+    // unless another thread stays pinned in an older epoch meanwhile, which a loaded machine can
+    // do (CI saw 1,041 of 2,014 once); then a new tree is filled and dropped, three tries in all.
     drop(tree);
-    let before = db.pages_in_use();
-    assert!(db.drop_tree("in order").unwrap());
-    let freed = before - db.pages_in_use();
-    assert!(freed * 10 >= in_order * 9, "{freed} of the tree's {in_order} pages freed");
+    let mut tries = Vec::new();
+    for attempt in 0..3 {
+        let name = if attempt == 0 { "in order".to_owned() } else { format!("in order {attempt}") };
+        let pages = if attempt == 0 {
+            in_order
+        } else {
+            let before = db.pages_in_use();
+            let t = db.open_tree(&name).unwrap();
+            for i in 0..N {
+                t.insert(i.to_be_bytes(), value(i)).unwrap();
+            }
+            db.pages_in_use() - before
+        };
+        let before = db.pages_in_use();
+        assert!(db.drop_tree(&name).unwrap());
+        tries.push((before - db.pages_in_use(), pages));
+        if tries[attempt].0 * 10 >= pages * 9 {
+            break;
+        }
+    }
+    let (freed, pages) = tries[tries.len() - 1];
+    assert!(freed * 10 >= pages * 9, "pages freed at once of the tree's, each try: {tries:?}");
     check(&db, &want);
 }
 
