@@ -40,14 +40,21 @@ mod tests {
     use pigeon_storage::Store;
     use rustix::process::getpriority_process;
 
-    /// The niceness and the id of the thread behind `h`.
-    fn thread_of(h: &ArbiterHandle) -> (i32, i32) {
+    /// What `f` answers on the thread behind `h`.
+    fn on<T: Send + 'static>(h: &ArbiterHandle, f: impl FnOnce() -> T + Send + 'static) -> T {
         let (tx, rx) = std::sync::mpsc::channel();
         h.spawn_fn(move || {
-            let me = rustix::thread::gettid();
-            let _ = tx.send((getpriority_process(Some(me)).expect("getpriority"), me.as_raw_nonzero().get()));
+            let _ = tx.send(f());
         });
         rx.recv_timeout(std::time::Duration::from_secs(5)).expect("the arbiter answers")
+    }
+
+    /// The niceness and the id of the thread behind `h`.
+    fn thread_of(h: &ArbiterHandle) -> (i32, i32) {
+        on(h, || {
+            let me = rustix::thread::gettid();
+            (getpriority_process(Some(me)).expect("getpriority"), me.as_raw_nonzero().get())
+        })
     }
 
     fn nice_of(h: &ArbiterHandle) -> i32 {
@@ -83,11 +90,7 @@ mod tests {
 
     /// The name the kernel shows for the thread behind `h`.
     fn name_of(h: &ArbiterHandle) -> String {
-        let (tx, rx) = std::sync::mpsc::channel();
-        h.spawn_fn(move || {
-            let _ = tx.send(rustix::thread::name().expect("prctl").into_string().unwrap());
-        });
-        rx.recv_timeout(std::time::Duration::from_secs(5)).expect("the arbiter answers")
+        on(h, || rustix::thread::name().expect("prctl").into_string().unwrap())
     }
 
     #[actix_rt::test]
