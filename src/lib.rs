@@ -10,6 +10,7 @@ pub mod extract;
 pub mod fleet;
 pub mod framing;
 pub mod limits;
+pub mod memory;
 pub mod overload;
 pub mod restart;
 pub mod routes;

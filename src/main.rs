@@ -234,13 +234,7 @@ fn lease(s: &str) -> Result<std::time::Duration, String> {
 }
 
 async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
-    // mimalloc asks for transparent huge pages on its arenas, and a huge page counts whole in RSS
-    // however little of it is used: after 300k messages that was 98 of 259 MiB. Without them
-    // the same run ended at 160 MiB.
-    #[cfg(target_os = "linux")]
-    if let Err(e) = rustix::thread::disable_transparent_huge_pages(true) {
-        tracing::warn!(error = %e, "cannot turn off transparent huge pages");
-    }
+    let purge_delay_ms = pigeon::memory::tune_for_server();
     let listener = match pigeon::restart::inherited_listener() {
         Some(l) => l,
         None => TcpListener::bind(args.addr).map_err(|e| format!("cannot listen on {}: {e}", args.addr))?,
@@ -292,7 +286,7 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
         None => {}
     }
     say!("pigeon listening on http://{addr}");
-    tracing::info!(%addr, "listening");
+    tracing::info!(%addr, purge_delay_ms, "listening");
     app.run_until_stopped().await?;
     Ok(())
 }

@@ -8,8 +8,8 @@
 //! in its backlog instead of being refused. The new process opens the store exactly as after a
 //! `kill -9`: every acknowledged write was synced, and the work it owes is listed again.
 //!
-//! The one module with `unsafe`: a descriptor number from the environment, and one kept open
-//! across `exec`, can only be taken up by number.
+//! One of two modules with `unsafe` (memory.rs is the other): a descriptor number from the
+//! environment, and one kept open across `exec`, can only be taken up by number.
 #![allow(unsafe_code)]
 
 use std::net::TcpListener;

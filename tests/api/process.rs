@@ -123,6 +123,32 @@ async fn json_logs_are_one_object_per_line() {
     );
 }
 
+/// The purge delay the "listening" line reports for a node started with `env`.
+async fn purge_delay_of(env: &[(&str, &str)]) -> serde_json::Value {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("log");
+    let env = [&[("PIGEON_LOG_FORMAT", "json")], env].concat();
+    let app = spawn_binary_with(&dir.path().join("data"), Some(ADMIN), &log, &env);
+    app.call("GET", "/healthz", None, None).await.expect(200, None);
+    assert!(app.terminate().success());
+    let text = std::fs::read_to_string(&log).unwrap();
+    let line = text
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .find(|l| l["message"] == "listening")
+        .unwrap_or_else(|| panic!("no listening line: {text}"));
+    line["purge_delay_ms"].clone()
+}
+
+#[actix_web::test]
+async fn the_node_keeps_freed_memory_unless_the_operator_sets_mimallocs_purge_delay() {
+    // pigeon's default: mimalloc never hands freed pages back (-1); its own default is 1,000 ms.
+    assert_eq!(purge_delay_of(&[]).await, -1);
+    // mimalloc's variable, under its new and its old name, wins.
+    assert_eq!(purge_delay_of(&[("MIMALLOC_PURGE_DELAY", "250")]).await, 250);
+    assert_eq!(purge_delay_of(&[("MIMALLOC_RESET_DELAY", "0")]).await, 0);
+}
+
 #[actix_web::test]
 async fn the_demo_prints_keys_and_a_curl_line_that_delivers() {
     let dir = tempfile::tempdir().unwrap();
