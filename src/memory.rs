@@ -13,10 +13,10 @@ const PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 
 /// Never hand freed pages back to the OS. mimalloc's own default (1 s) hands back every page that
 /// is free when its timer fires, and a busy node takes most of them again moments later, each
-/// page faulted in and zeroed by the kernel anew; as the heap ages and scatters that churn grows:
-/// a 5-minute-retention soak's CPU a message rose 123 -> 137 us in 12 minutes with it and stayed
-/// at 113-124 us without it, for ~40 MiB more RSS held at the node's peak (docs/performance.md,
-/// "2026-11-29, evening").
+/// page faulted in and zeroed by the kernel anew; as the heap ages and scatters that churn grows.
+/// In alternating 12-minute soaks the CPU a message, against a fixed probe of the machine, grew
+/// 8-10 % with it and stayed within 2 % without it, for ~40 MiB more RSS held at the node's peak,
+/// and more after many tenants wake at once (docs/performance.md, "2026-11-29, evening").
 const NEVER: std::ffi::c_long = -1;
 
 /// Applies pigeon's allocator settings, except where the operator set mimalloc's own variable
