@@ -205,22 +205,20 @@ async fn the_pending_index_follows_message_status_across_reopen(place: Place) {
     assert_eq!(s.tenants().counter(t, "calls:x").unwrap(), 1);
 }
 
-/// Each writer writes a record, so every flush carries work on both engines (on PostgreSQL a
-/// counter alone stays in memory, and an empty flush is free: the committer then served the 64
-/// one by one whenever CI's load let it outpace the writers, a flake of 2026-11-29).
+/// 64 writers whose commits arrive together: each writes a record (so every flush carries work
+/// on both engines), then all 64 commits are queued at once. Spawned tasks on this thread, each
+/// writing then committing, were not together: the committer, flushing as fast as they came,
+/// served them one by one whenever CI's load slowed the test's thread (failed 2026-11-29 on
+/// PostgreSQL, where a counter alone left the flush empty, and 2026-11-30 on sled).
 async fn concurrent_commits_share_flushes(place: Place) {
     let s = place.open();
-    let tasks: Vec<_> = (0..64u64)
-        .map(|_| {
-            let s = s.clone();
-            tokio::spawn(async move {
-                s.create_tenant(&tenant(), &[]).unwrap();
-                s.commit().await.unwrap();
-            })
-        })
-        .collect();
-    for task in tasks {
-        task.await.unwrap();
+    for _ in 0..64 {
+        s.create_tenant(&tenant(), &[]).unwrap();
+    }
+    // `commit` queues its request when called, so all 64 are queued before the first await.
+    let waits: Vec<_> = (0..64).map(|_| s.commit()).collect();
+    for w in waits {
+        w.await.unwrap();
     }
     assert_eq!(s.tenants().page(None, 100).unwrap().len(), 64);
     let st = s.commit_stats();

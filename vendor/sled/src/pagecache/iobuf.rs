@@ -933,7 +933,9 @@ pub(in crate::pagecache) fn make_stable_inner(
             // nothing to write, don't bother sealing
             // current IO buffer.
         } else {
-            maybe_seal_and_write_iobuf(iobufs, &iobuf, header, false)?;
+            // pigeon: a full barrier blocks until the buffer is on disk anyway, so it writes
+            // the buffer itself rather than waking an I/O thread and waiting to be woken.
+            seal_and_write_iobuf(iobufs, &iobuf, header, false, !partial_durability)?;
             stable = iobufs.stable();
             // NB we have to continue here to possibly clear
             // the next io buffer, which may have dirty
@@ -1022,6 +1024,18 @@ pub(in crate::pagecache) fn maybe_seal_and_write_iobuf(
     iobuf: &Arc<IoBuf>,
     header: Header,
     from_reserve: bool,
+) -> Result<()> {
+    seal_and_write_iobuf(iobufs, iobuf, header, from_reserve, false)
+}
+
+/// `maybe_seal_and_write_iobuf`, and when it falls to this thread to write the buffer and
+/// `write_here` is set, writes it in this thread instead of on the I/O pool (pigeon).
+fn seal_and_write_iobuf(
+    iobufs: &Arc<IoBufs>,
+    iobuf: &Arc<IoBuf>,
+    header: Header,
+    from_reserve: bool,
+    write_here: bool,
 ) -> Result<()> {
     if header::is_sealed(header) {
         // this buffer is already sealed. nothing to do here.
@@ -1172,7 +1186,18 @@ pub(in crate::pagecache) fn maybe_seal_and_write_iobuf(
     drop(measure_assign_offset);
 
     // if writers is 0, it's our responsibility to write the buffer.
-    if header::n_writers(sealed) == 0 {
+    if header::n_writers(sealed) == 0 && write_here {
+        iobufs.config.global_error()?;
+        if let Err(e) = iobufs.write_to_log(iobuf) {
+            error!("hit error while writing iobuf with lsn {}: {:?}", lsn, e);
+            iobufs.config.set_global_error(e.clone());
+            let intervals = iobufs.intervals.lock();
+            drop(intervals);
+            let _notified = iobufs.interval_updated.notify_all();
+            return Err(e);
+        }
+        Ok(())
+    } else if header::n_writers(sealed) == 0 {
         iobufs.config.global_error()?;
         trace!(
             "asynchronously writing iobuf with lsn {} to log from maybe_seal",
