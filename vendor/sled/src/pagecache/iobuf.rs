@@ -1186,27 +1186,12 @@ fn seal_and_write_iobuf(
     drop(measure_assign_offset);
 
     // if writers is 0, it's our responsibility to write the buffer.
-    if header::n_writers(sealed) == 0 && write_here {
+    if header::n_writers(sealed) == 0 {
         iobufs.config.global_error()?;
-        if let Err(e) = iobufs.write_to_log(iobuf) {
-            error!("hit error while writing iobuf with lsn {}: {:?}", lsn, e);
-            iobufs.config.set_global_error(e.clone());
-            let intervals = iobufs.intervals.lock();
-            drop(intervals);
-            let _notified = iobufs.interval_updated.notify_all();
-            return Err(e);
-        }
-        Ok(())
-    } else if header::n_writers(sealed) == 0 {
-        iobufs.config.global_error()?;
-        trace!(
-            "asynchronously writing iobuf with lsn {} to log from maybe_seal",
-            lsn
-        );
         let iobufs = iobufs.clone();
         let iobuf = iobuf.clone();
-        let _result = threadpool::spawn(move || {
-            if let Err(e) = iobufs.write_to_log(&iobuf) {
+        let write = move || {
+            iobufs.write_to_log(&iobuf).map_err(|e| {
                 error!(
                     "hit error while writing iobuf with lsn {}: {:?}",
                     lsn, e
@@ -1214,7 +1199,7 @@ fn seal_and_write_iobuf(
 
                 // store error before notifying so that waiting threads will see
                 // it
-                iobufs.config.set_global_error(e);
+                iobufs.config.set_global_error(e.clone());
 
                 let intervals = iobufs.intervals.lock();
 
@@ -1223,7 +1208,18 @@ fn seal_and_write_iobuf(
                 drop(intervals);
 
                 let _notified = iobufs.interval_updated.notify_all();
-            }
+                e
+            })
+        };
+        if write_here {
+            return write();
+        }
+        trace!(
+            "asynchronously writing iobuf with lsn {} to log from maybe_seal",
+            lsn
+        );
+        let _result = threadpool::spawn(move || {
+            let _ = write();
         })?;
 
         #[cfg(feature = "event_log")]
