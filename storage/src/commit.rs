@@ -35,7 +35,7 @@ pub const DEFAULT_MIN_FLUSH_INTERVAL: std::time::Duration = std::time::Duration:
 /// Its CPU share is unchanged. In alternating runs at 8,865 sends a second its time runnable but
 /// not running fell from 915–955 to 185–247 ms in every 10 s (docs/performance.md, "2026-11-30,
 /// early morning").
-pub(crate) const COMMIT_SLICE: std::time::Duration = std::time::Duration::from_micros(100);
+const COMMIT_SLICE: std::time::Duration = std::time::Duration::from_micros(100);
 
 /// A flush longer than this counts as slow: it alone uses up the send path's latency budget
 /// (issue 6: accept p99 ≤ 5 ms), so slow flushes are what an operator reads a latency tail by.
@@ -297,5 +297,44 @@ impl Drop for Committer {
         if let Some(t) = self.thread.take() {
             let _ = t.join();
         }
+    }
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+    use crate::sched::testing::{custom_slices, slice_of};
+
+    #[test]
+    fn the_committer_asks_for_the_short_slice() {
+        if !custom_slices() {
+            eprintln!("skipped: this kernel keeps no custom slice (Linux < 6.12)");
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let store = crate::Store::open(dir.path()).unwrap();
+        let committers: Vec<String> = std::fs::read_dir("/proc/self/task")
+            .unwrap()
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .filter(|t| {
+                std::fs::read_to_string(format!("/proc/self/task/{t}/comm"))
+                    .is_ok_and(|c| c.trim() == "pigeon-commit")
+            })
+            .collect();
+        assert!(!committers.is_empty(), "no pigeon-commit thread found");
+        let want = COMMIT_SLICE.as_nanos() as u64;
+        // Other tests' committers come and go, and a new one asks as its first step: wait a little
+        // for each, and pass over those that end meanwhile.
+        for t in &committers {
+            let asked = (0..200).any(|_| {
+                let gone = !std::path::Path::new(&format!("/proc/self/task/{t}")).exists();
+                gone || slice_of(t) == Some(want) || {
+                    std::thread::sleep(std::time::Duration::from_millis(5));
+                    false
+                }
+            });
+            assert!(asked, "committer {t} kept the slice {:?}", slice_of(t));
+        }
+        drop(store);
     }
 }

@@ -48,63 +48,58 @@ pub(crate) fn short_slice(slice: std::time::Duration) {
     let _ = slice;
 }
 
+/// Reading a thread's slice back, for the tests of the threads that ask for one.
 #[cfg(all(test, target_os = "linux"))]
-mod tests {
-    use super::*;
+pub(crate) mod testing {
+    use super::short_slice;
 
     /// The slice the kernel keeps for task `task` of this process, in ns; `None` where the kernel
     /// does not say (no EEVDF, or no scheduler debug fields).
-    fn slice_of(task: &str) -> Option<u64> {
+    pub(crate) fn slice_of(task: &str) -> Option<u64> {
         let sched = std::fs::read_to_string(format!("/proc/self/task/{task}/sched")).ok()?;
         let line = sched.lines().find(|l| l.trim_start().starts_with("se.slice"))?;
         line.split(':').nth(1)?.trim().parse().ok()
     }
 
+    /// The calling thread's id, as `/proc/self/task` names it.
+    pub(crate) fn me() -> String {
+        rustix::thread::gettid().as_raw_nonzero().to_string()
+    }
+
     /// Whether this kernel grants custom slices (6.12 and later): asked on a thread of its own.
-    fn custom_slices() -> bool {
+    pub(crate) fn custom_slices() -> bool {
         std::thread::spawn(|| {
             short_slice(std::time::Duration::from_micros(300));
-            slice_of(&rustix::thread::gettid().as_raw_nonzero().to_string()) == Some(300_000)
+            slice_of(&me()) == Some(300_000)
         })
         .join()
         .unwrap()
     }
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::testing::*;
+    use super::*;
+    use rustix::process::{getpriority_process, setpriority_process};
 
     #[test]
-    fn the_committer_asks_for_the_short_slice_and_keeps_its_niceness() {
+    fn a_thread_gets_the_slice_it_asks_for_and_keeps_its_niceness() {
         if !custom_slices() {
             eprintln!("skipped: this kernel keeps no custom slice (Linux < 6.12)");
             return;
         }
-        let dir = tempfile::tempdir().unwrap();
-        let store = crate::Store::open(dir.path()).unwrap();
-        let committers: Vec<String> = std::fs::read_dir("/proc/self/task")
-            .unwrap()
-            .filter_map(|e| e.ok()?.file_name().into_string().ok())
-            .filter(|t| {
-                std::fs::read_to_string(format!("/proc/self/task/{t}/comm"))
-                    .is_ok_and(|c| c.trim() == "pigeon-commit")
-            })
-            .collect();
-        assert!(!committers.is_empty(), "no pigeon-commit thread found");
-        let want = crate::commit::COMMIT_SLICE.as_nanos() as u64;
-        // Other tests' committers come and go, and a new one asks as its first step: wait a little
-        // for each, and pass over those that end meanwhile.
-        for t in &committers {
-            let asked = (0..200).any(|_| {
-                let gone = !std::path::Path::new(&format!("/proc/self/task/{t}")).exists();
-                gone || slice_of(t) == Some(want) || {
-                    std::thread::sleep(std::time::Duration::from_millis(5));
-                    false
-                }
-            });
-            assert!(asked, "committer {t} kept the slice {:?}", slice_of(t));
-            if let Ok(nice) =
-                rustix::process::getpriority_process(rustix::process::Pid::from_raw(t.parse().unwrap()))
-            {
-                assert_eq!(nice, rustix::process::getpriority_process(None).unwrap(), "committer {t}");
-            }
-        }
-        drop(store);
+        std::thread::spawn(|| {
+            let me_id = Some(rustix::thread::gettid());
+            let nicer = (getpriority_process(me_id).unwrap() + 3).min(19);
+            setpriority_process(me_id, nicer).unwrap();
+            let before = slice_of(&me());
+            short_slice(std::time::Duration::from_micros(150));
+            assert_ne!(before, Some(150_000));
+            assert_eq!(slice_of(&me()), Some(150_000));
+            assert_eq!(getpriority_process(me_id).unwrap(), nicer, "the niceness was reset");
+        })
+        .join()
+        .unwrap();
     }
 }
