@@ -101,11 +101,29 @@ fn main() {
         let running = actix_rt::spawn(app.run_until_stopped());
 
         let client = awc::Client::builder().disable_redirects().timeout(Duration::from_secs(30)).finish();
-        let r =
-            client.post(format!("{base}/dashboard/login")).send_form(&[("key", key.as_str())]).await.unwrap();
+        // The form first: its pre-session cookie and the CSRF token bound to it.
+        let mut form = client.get(format!("{base}/dashboard/login")).send().await.unwrap();
+        let pre =
+            form.headers().get("set-cookie").unwrap().to_str().unwrap().split(';').next().unwrap().to_owned();
+        let page = String::from_utf8(form.body().await.unwrap().to_vec()).unwrap();
+        let csrf = page.split("name=\"csrf\" value=\"").nth(1).unwrap().split('"').next().unwrap().to_owned();
+        let r = client
+            .post(format!("{base}/dashboard/login"))
+            .insert_header(("Cookie", pre))
+            .send_form(&[("key", key.as_str()), ("csrf", csrf.as_str())])
+            .await
+            .unwrap();
         assert_eq!(r.status().as_u16(), 303, "signed in");
-        let cookie =
-            r.headers().get("set-cookie").unwrap().to_str().unwrap().split(';').next().unwrap().to_owned();
+        let cookie = r
+            .headers()
+            .get_all("set-cookie")
+            .filter_map(|v| v.to_str().ok())
+            .find(|v| v.starts_with("pigeon_session="))
+            .unwrap()
+            .split(';')
+            .next()
+            .unwrap()
+            .to_owned();
 
         let pages = [
             ("Overview (usage, phones, 24 h chart)", "/dashboard/".to_owned()),

@@ -11,12 +11,12 @@ n=${2:-150000}
 rate=${3:-10000}
 dir=$(mktemp -d)
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-PIGEON_ADMIN_TOKEN=bench PIGEON_LOG=warn PIGEON_WEBHOOK_ALLOW_PRIVATE=true \
+PIGEON_ADMIN_TOKEN=svc_admin_bench_0123456789abcdef PIGEON_LOG=warn PIGEON_WEBHOOK_ALLOW_PRIVATE=true \
   "$bin" serve --data-dir "$dir/data" --addr "127.0.0.1:$port" >"$dir/serve.log" 2>&1 &
 pid=$!
 trap 'kill $pid 2>/dev/null; rm -rf "$dir"' EXIT
 sleep 1.5
-"$bin" loadtest --url "http://127.0.0.1:$port" --admin-token bench --messages "$n" --warmup 0s --duration 30m \
+"$bin" loadtest --url "http://127.0.0.1:$port" --admin-token svc_admin_bench_0123456789abcdef --messages "$n" --warmup 0s --duration 30m \
   --rate "$rate" --quiet | grep -E "accepted|lost|store"
 curl -s "127.0.0.1:$port/metrics" | grep -E "^pigeon_store_(size_bytes|writes_total)"
 kill $pid; wait $pid 2>/dev/null || true

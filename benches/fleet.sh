@@ -30,7 +30,7 @@ trap cleanup EXIT
 start_node() { # db name → sets $url
   local p
   p=$(free_port)
-  PIGEON_DATABASE_URL="postgres://pigeon@127.0.0.1:$port/$1" PIGEON_ADMIN_TOKEN=bench PIGEON_LOG=warn \
+  PIGEON_DATABASE_URL="postgres://pigeon@127.0.0.1:$port/$1" PIGEON_ADMIN_TOKEN=svc_admin_bench_0123456789abcdef PIGEON_LOG=warn \
     "$bin" serve --addr "127.0.0.1:$p" --data-dir "$work/node-$p" --webhook-allow-private >"$work/node-$p.log" 2>&1 &
   nodes+=($!)
   url="http://127.0.0.1:$p"
@@ -41,7 +41,7 @@ stop_nodes() {
   nodes=()
 }
 load() { # url connections json
-  "$bin" loadtest --url "$1" --admin-token bench --connections "$2" --duration 10s --quiet --json "$3" >/dev/null
+  "$bin" loadtest --url "$1" --admin-token svc_admin_bench_0123456789abcdef --connections "$2" --duration 10s --quiet --json "$3" >/dev/null
 }
 report() { # label json...
   python3 - "$@" <<'EOF'
@@ -78,13 +78,13 @@ done
 sql "CREATE DATABASE fwd" >/dev/null
 start_node fwd; a=$url
 start_node fwd; b=$url
-tenant=$(curl -sf "$a/admin/v1/tenants" -H 'Authorization: Bearer bench' -H 'Content-Type: application/json' \
+tenant=$(curl -sf "$a/admin/v1/tenants" -H 'Authorization: Bearer svc_admin_bench_0123456789abcdef' -H 'Content-Type: application/json' \
   -d '{"name":"fwd","plan":"scale"}')
 key=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["data"]["keys"]["live"]["key"])' <<<"$tenant")
 tid=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["data"]["id"])' <<<"$tenant")
-curl -sf "$a/admin/v1/tenants/$tid" -X PATCH -H 'Authorization: Bearer bench' -H 'Content-Type: application/json' \
+curl -sf "$a/admin/v1/tenants/$tid" -X PATCH -H 'Authorization: Bearer svc_admin_bench_0123456789abcdef' -H 'Content-Type: application/json' \
   -d '{"quiet_hours":{"enabled":false}}' >/dev/null
-curl -sf "$a/admin/v1/phones" -H 'Authorization: Bearer bench' -H 'Content-Type: application/json' \
+curl -sf "$a/admin/v1/phones" -H 'Authorization: Bearer svc_admin_bench_0123456789abcdef' -H 'Content-Type: application/json' \
   -d "{\"tenant_id\":\"$tid\",\"number\":\"+14155550999\",\"driver\":\"sim\",\"daily_limit\":10000000,\"sim\":{\"latency_ms\":0}}" >/dev/null
 wrk_like() { # url label: 16 connections, 10 s, GET /v1/messages/{id} and POST /v1/messages alternately
   python3 - "$1" "$key" "$2" <<'EOF'

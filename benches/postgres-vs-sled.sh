@@ -40,13 +40,13 @@ run() { # backend round
     sql "CREATE DATABASE b$round" >/dev/null
     env=(PIGEON_DATABASE_URL="postgres://pigeon@127.0.0.1:$port/b$round")
   fi
-  env "${env[@]}" PIGEON_ADMIN_TOKEN=bench PIGEON_LOG=warn "$bin" serve --addr "127.0.0.1:$p" \
+  env "${env[@]}" PIGEON_ADMIN_TOKEN=svc_admin_bench_0123456789abcdef PIGEON_LOG=warn "$bin" serve --addr "127.0.0.1:$p" \
     --data-dir "$work/sled-$round" --bench-routes --webhook-allow-private >"$work/node.log" 2>&1 &
   node=$!
   for _ in $(seq 100); do curl -sf "http://127.0.0.1:$p/readyz" >/dev/null && break; sleep 0.1; done
   local cpu0 wal0 cpu1 wal1
   cpu0=$(pg_cpu); wal0=$(wal)
-  "$bin" loadtest --url "http://127.0.0.1:$p" --admin-token bench --duration 10s --quiet \
+  "$bin" loadtest --url "http://127.0.0.1:$p" --admin-token svc_admin_bench_0123456789abcdef --duration 10s --quiet \
     --json "$work/r.json" >/dev/null
   cpu1=$(pg_cpu); wal1=$(wal)
   local hwm

@@ -37,7 +37,10 @@ fn deliveries(c: &mut Criterion) {
         let url = format!("http://{}/hook", sink.addrs()[0]);
         actix_rt::spawn(sink.run());
         let store = Store::open(dir.path()).unwrap();
-        let config = EngineConfig { webhook_allow_private: true, ..EngineConfig::default() };
+        let config = EngineConfig {
+            webhook_allow_private: pigeon_actors::webhook::PrivateNetworks::Allowed,
+            ..EngineConfig::default()
+        };
         let engine = Engine::start(store, config).unwrap();
         let t = engine.create_tenant("bench".into(), Plan::Scale).await.unwrap();
         let h = engine.tenant(t.tenant.id).unwrap();

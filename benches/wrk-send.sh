@@ -21,12 +21,12 @@ source "$(dirname "$0")/lib/port.sh"
 
 port=$(free_port)
 url="http://127.0.0.1:$port"
-PIGEON_ADMIN_TOKEN=bench PIGEON_LOG=warn "$bin" serve --addr "127.0.0.1:$port" --data-dir "$work/data" \
+PIGEON_ADMIN_TOKEN=svc_admin_bench_0123456789abcdef PIGEON_LOG=warn "$bin" serve --addr "127.0.0.1:$port" --data-dir "$work/data" \
   >"$work/node.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 100); do curl -sf "$url/readyz" >/dev/null && break; sleep 0.1; done
 
-admin() { curl -sf "$url$2" -X "$1" -H 'Authorization: Bearer bench' -H 'Content-Type: application/json' -d "$3"; }
+admin() { curl -sf "$url$2" -X "$1" -H 'Authorization: Bearer svc_admin_bench_0123456789abcdef' -H 'Content-Type: application/json' -d "$3"; }
 tenant=$(admin POST /admin/v1/tenants '{"name":"wrk","plan":"scale"}')
 key=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["data"]["keys"]["live"]["key"])' <<<"$tenant")
 tid=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["data"]["id"])' <<<"$tenant")

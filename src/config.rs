@@ -12,8 +12,8 @@ pub struct Settings {
     pub database: Option<Database>,
     /// Operator token; `None` keeps the stored one or generates one on a fresh store.
     pub admin_token: Option<String>,
-    /// Let webhook URLs reach loopback/private networks.
-    pub webhook_allow_private: bool,
+    /// Which loopback/private networks webhook URLs may reach.
+    pub webhook_allow_private: pigeon_actors::webhook::PrivateNetworks,
     /// HTTP worker threads; `None` is half the cores, at least one.
     pub workers: Option<usize>,
     /// Make the demo tenant (once) and allow private webhook URLs.
@@ -76,7 +76,7 @@ impl Settings {
             data_dir: data_dir.into(),
             database: None,
             admin_token: None,
-            webhook_allow_private: false,
+            webhook_allow_private: Default::default(),
             workers: None,
             demo: false,
             bench_routes: false,

@@ -52,6 +52,13 @@ pub enum ApiError {
         /// Seconds to wait.
         retry_after: u64,
     },
+    /// 429 `RATE_LIMIT_EXCEEDED`: too many failed sign-ins from the caller's address.
+    SignInThrottled {
+        /// Seconds to wait.
+        retry_after: u64,
+    },
+    /// 409: the tenant holds the most records of a kind it may.
+    LimitReached(String),
     /// 429: the month's calls.
     QuotaExceeded {
         /// Seconds to the month's end.
@@ -120,7 +127,8 @@ impl ApiError {
             RecipientOptedOut => FailureCode::RecipientOptedOut.as_str(),
             NoPhoneAvailable => FailureCode::NoPhoneAvailable.as_str(),
             DeliveryFailed => FailureCode::DeliveryFailed.as_str(),
-            RateLimitExceeded { .. } => "RATE_LIMIT_EXCEEDED",
+            RateLimitExceeded { .. } | SignInThrottled { .. } => "RATE_LIMIT_EXCEEDED",
+            LimitReached(_) => "LIMIT_REACHED",
             QuotaExceeded { .. } => "QUOTA_EXCEEDED",
             NewContactLimit { .. } => FailureCode::NewContactLimit.as_str(),
             NotFound(_) => "NOT_FOUND",
@@ -159,6 +167,7 @@ impl ApiError {
             | InvalidTemplate(m)
             | MissingTemplateVar(m)
             | NotFound(m)
+            | LimitReached(m)
             | InvalidTransition(m) => m.clone(),
             RecipientOptedOut => {
                 "The recipient opted out (sent STOP); nothing can be sent until START.".into()
@@ -168,6 +177,9 @@ impl ApiError {
             RateLimitExceeded { retry_after } => {
                 format!("This key's rate limit is exceeded; retry in {retry_after} s.")
             }
+            SignInThrottled { retry_after } => format!(
+                "Too many failed sign-ins from this address; every attempt is refused for {retry_after} s."
+            ),
             QuotaExceeded { retry_after } => {
                 format!("The monthly API call limit is reached; it resets in {retry_after} s.")
             }
@@ -230,6 +242,7 @@ impl ApiError {
     fn retry_after(&self) -> Option<u64> {
         match self {
             ApiError::RateLimitExceeded { retry_after }
+            | ApiError::SignInThrottled { retry_after }
             | ApiError::QuotaExceeded { retry_after }
             | ApiError::NewContactLimit { retry_after } => Some((*retry_after).max(1)),
             ApiError::StorageUnavailable => Some(STORAGE_RETRY_AFTER),
@@ -268,13 +281,16 @@ impl ResponseError for ApiError {
             NoPhoneAvailable | DetectionUnavailable | NotReady | StorageUnavailable | IdentityUnavailable
             | Overloaded | TenantMoving => StatusCode::SERVICE_UNAVAILABLE,
             DeliveryFailed | Internal => StatusCode::INTERNAL_SERVER_ERROR,
-            RateLimitExceeded { .. } | QuotaExceeded { .. } | NewContactLimit { .. } => {
-                StatusCode::TOO_MANY_REQUESTS
-            }
+            RateLimitExceeded { .. }
+            | SignInThrottled { .. }
+            | QuotaExceeded { .. }
+            | NewContactLimit { .. } => StatusCode::TOO_MANY_REQUESTS,
             NotFound(_) | ContactNotFound | CampaignNotFound => StatusCode::NOT_FOUND,
-            DuplicateContact { .. } | InvalidTransition(_) | IdempotencyKeyReused | DuplicateTemplate(_) => {
-                StatusCode::CONFLICT
-            }
+            DuplicateContact { .. }
+            | InvalidTransition(_)
+            | IdempotencyKeyReused
+            | DuplicateTemplate(_)
+            | LimitReached(_) => StatusCode::CONFLICT,
             PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             RequestTimeout => StatusCode::REQUEST_TIMEOUT,
             HeadersTooLarge => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
@@ -304,6 +320,8 @@ impl From<EngineError> for ApiError {
             EngineError::TenantSuspended => ApiError::TenantSuspended,
             EngineError::RateLimited { retry_after } => ApiError::RateLimitExceeded { retry_after },
             EngineError::QuotaExceeded { retry_after } => ApiError::QuotaExceeded { retry_after },
+            EngineError::SignInThrottled { retry_after } => ApiError::SignInThrottled { retry_after },
+            EngineError::LimitReached(m) => ApiError::LimitReached(m),
             EngineError::Validation(m) => ApiError::Validation(m),
             EngineError::RecipientOptedOut => ApiError::RecipientOptedOut,
             EngineError::NewContactLimit { retry_after } => ApiError::NewContactLimit { retry_after },
@@ -364,6 +382,8 @@ mod tests {
             (ApiError::CampaignNotFound, 404, "CAMPAIGN_NOT_FOUND"),
             (ApiError::DuplicateContact { contact_id: "c".into() }, 409, "DUPLICATE_CONTACT"),
             (ApiError::DetectionUnavailable, 503, "DETECTION_UNAVAILABLE"),
+            (ApiError::SignInThrottled { retry_after: 3 }, 429, "RATE_LIMIT_EXCEEDED"),
+            (ApiError::LimitReached("x".into()), 409, "LIMIT_REACHED"),
         ];
         for (e, status, code) in table {
             assert_eq!(e.status_code().as_u16(), status, "{code}");

@@ -80,7 +80,8 @@ fn with_bearer<T>(
     std::future::ready(engine(req).and_then(|e| check(&e, &bearer(req).ok_or(ApiError::InvalidApiKey)?)))
 }
 
-/// Proof that the caller holds the operator token.
+/// Proof that the caller holds the operator token. Failed attempts are throttled by client
+/// address (`Engine::operator_from`), a missing bearer counting as one.
 pub struct Admin(pub Engine);
 
 impl FromRequest for Admin {
@@ -88,11 +89,28 @@ impl FromRequest for Admin {
     type Future = std::future::Ready<Result<Self, ApiError>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        with_bearer(req, |engine, token| {
-            engine.is_admin(token).then(|| Admin(engine.clone())).ok_or(ApiError::InvalidApiKey)
-        })
+        std::future::ready(engine(req).and_then(|engine| {
+            let token = bearer_str(req).unwrap_or("");
+            engine.operator_from(token, client_ip(req))?;
+            Ok(Admin(engine))
+        }))
     }
 }
+
+/// The address a request came from: the client's as a node of the fleet forwarded it
+/// (`fleet.rs`), else the connection's peer. Proxies' `X-Forwarded-For` is not read: any client
+/// could write it.
+pub fn client_ip(req: &HttpRequest) -> Option<std::net::IpAddr> {
+    if let Some(ForwardedFor(ip)) = req.extensions().get::<ForwardedFor>() {
+        return Some(*ip);
+    }
+    req.peer_addr().map(|a| a.ip())
+}
+
+/// The client's address of a request another node of the fleet forwarded (`fleet.rs` sets it
+/// from a stamped request's `x-pigeon-node-client`).
+#[derive(Debug, Clone, Copy)]
+pub struct ForwardedFor(pub std::net::IpAddr);
 
 /// A phone agent, authenticated by its `svc_agent_` token.
 pub struct Agent(pub pigeon_actors::AgentHandle);

@@ -31,6 +31,10 @@ const NODE: HeaderName = HeaderName::from_static("x-pigeon-node");
 const NODE_TIME: HeaderName = HeaderName::from_static("x-pigeon-node-time");
 /// HMAC-SHA256 of id, time, method and path under the fleet's secret.
 const NODE_MAC: HeaderName = HeaderName::from_static("x-pigeon-node-mac");
+/// The client's address as the forwarding node saw it: the owner throttles failed sign-ins by
+/// it (`extract::client_ip`). Read only on a request whose stamp is vouched for; clients' own
+/// `x-pigeon-node*` headers are never passed on.
+const NODE_CLIENT: HeaderName = HeaderName::from_static("x-pigeon-node-client");
 
 /// Longest a forwarded request may take: an agent's longest poll and then some.
 const FORWARD_TIMEOUT: Duration = Duration::from_secs(pigeon_protocol::MAX_POLL_WAIT_S + 30);
@@ -70,6 +74,10 @@ pub async fn forward(
         if !vouched {
             tracing::warn!(path = %req.path(), "a request posing as a node of the fleet was refused");
             return Ok(req.into_response(ApiError::InvalidApiKey.error_response()));
+        }
+        let client = req.headers().get(NODE_CLIENT).and_then(|v| v.to_str().ok()?.parse().ok());
+        if let Some(ip) = client {
+            req.extensions_mut().insert(crate::extract::ForwardedFor(ip));
         }
         return Ok(next.call(req).await?.map_into_boxed_body());
     }
@@ -239,6 +247,9 @@ async fn send_on(
     let node = HeaderValue::from_str(&stamp.node).map_err(|e| e.to_string())?;
     let mac = HeaderValue::from_str(&stamp.mac).map_err(|e| e.to_string())?;
     out = out.insert_header((NODE, node)).insert_header((NODE_TIME, time)).insert_header((NODE_MAC, mac));
+    if let Some(peer) = req.peer_addr() {
+        out = out.insert_header((NODE_CLIENT, peer.ip().to_string()));
+    }
     let mut answer = out.send_body(body).await.map_err(|e| e.to_string())?;
     let bytes = answer.body().limit(MAX_ANSWER).await.map_err(|e| e.to_string())?;
     let mut res = HttpResponse::build(answer.status());

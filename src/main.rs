@@ -9,6 +9,7 @@ use pigeon::clock::SystemClock;
 use pigeon::config::Settings;
 use pigeon::startup::Application;
 use pigeon::telemetry::{self, LogFormat};
+use pigeon_actors::webhook::PrivateNetworks;
 use pigeon_actors::Demo;
 
 /// mimalloc instead of glibc's malloc: under load the server spent about a fifth of its CPU in
@@ -85,12 +86,16 @@ struct ServeArgs {
     /// requests to (default: `http://` and `--addr`).
     #[arg(long, env = "PIGEON_ADVERTISE_URL")]
     advertise_url: Option<String>,
-    /// Operator token; when unset on a fresh store one is generated and printed once.
+    /// Operator token, at least 24 characters; when unset (or empty) on a fresh store one is
+    /// generated and printed once.
     #[arg(long, env = "PIGEON_ADMIN_TOKEN", hide_env_values = true)]
     admin_token: Option<String>,
-    /// Allow webhook URLs that resolve to loopback, private or link-local addresses.
-    #[arg(long, env = "PIGEON_WEBHOOK_ALLOW_PRIVATE")]
-    webhook_allow_private: bool,
+    /// Webhook URLs that may resolve to non-public addresses: `false`; `true` (loopback and
+    /// private ranges, never link-local, where cloud metadata answers); or a comma-separated
+    /// list of CIDRs that alone are allowed, e.g. `10.1.0.0/16,fd00::/8`.
+    #[arg(long, env = "PIGEON_WEBHOOK_ALLOW_PRIVATE", default_value = "false", num_args = 0..=1,
+          default_missing_value = "true", value_parser = private_networks)]
+    webhook_allow_private: PrivateNetworks,
     /// Also create, once, a demo tenant with two simulated phones, allow private webhook URLs,
     /// and print its keys and a ready `curl` line.
     #[arg(long, env = "PIGEON_DEMO")]
@@ -154,6 +159,10 @@ struct ServeArgs {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Files the node makes (the store's segments, snapshots, blobs) are its own alone: they hold
+    // webhook secrets, message bodies and numbers (the data directory itself: `storage::private`).
+    #[cfg(unix)]
+    rustix::process::umask(rustix::fs::Mode::from_raw_mode(0o077));
     match cli.command {
         Command::Loadtest(args) => {
             let json = args.json.clone();
@@ -214,6 +223,11 @@ fn main() -> ExitCode {
             telemetry::init(&args.log, args.log_format);
             match actix_web::rt::System::new().block_on(serve(args)) {
                 Ok(()) => ExitCode::SUCCESS,
+                // A setting that cannot work: said plainly, nothing touched, exit 2 as for a bad flag.
+                Err(e) if e.downcast_ref::<pigeon::startup::StartError>().is_some_and(|e| e.is_config()) => {
+                    eprintln!("pigeon: {e}");
+                    ExitCode::from(2)
+                }
                 Err(e) => {
                     tracing::error!(error = %e, "pigeon failed");
                     eprintln!("pigeon: {e}");
@@ -222,6 +236,10 @@ fn main() -> ExitCode {
             }
         }
     }
+}
+
+fn private_networks(s: &str) -> Result<PrivateNetworks, String> {
+    s.parse()
 }
 
 /// A lease: a duration of at least a second (renewals run every third of it) and at most an hour.
@@ -250,7 +268,11 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
             ..pigeon::config::Database::new(url, args.database_pool.into())
         }),
         admin_token: args.admin_token,
-        webhook_allow_private: args.webhook_allow_private || args.demo,
+        // The demo's receivers run beside it; link-local stays refused.
+        webhook_allow_private: match args.webhook_allow_private {
+            PrivateNetworks::Refused if args.demo => PrivateNetworks::Allowed,
+            chosen => chosen,
+        },
         workers: args.workers,
         demo: args.demo,
         bench_routes: args.bench_routes,

@@ -28,6 +28,16 @@ pub enum StartError {
     /// Opening the store.
     #[error("{0}")]
     Store(#[from] pigeon_actors::storage::StoreError),
+    /// A setting that cannot work (an operator token too short to be safe).
+    #[error("{0}")]
+    Config(String),
+}
+
+impl StartError {
+    /// True for a setting the operator must change: nothing was started or written.
+    pub fn is_config(&self) -> bool {
+        matches!(self, StartError::Config(_))
+    }
 }
 
 /// A built, not yet running, server.
@@ -47,6 +57,8 @@ impl Application {
         listener: TcpListener,
         clock: SharedClock,
     ) -> Result<Self, StartError> {
+        // Before anything is opened: a refused token leaves the stored one as it was.
+        pigeon_actors::check_admin_token(settings.admin_token.as_deref()).map_err(StartError::Config)?;
         let opening = std::time::Instant::now();
         let store = match &settings.database {
             Some(db) => {
@@ -64,6 +76,7 @@ impl Application {
             }
             None => {
                 std::fs::create_dir_all(&settings.data_dir)?;
+                pigeon_actors::storage::private::restrict_or_warn(&settings.data_dir);
                 Store::open_with(&settings.data_dir, settings.cache_mb, clock)?
             }
         };
@@ -73,7 +86,7 @@ impl Application {
         // The recorder first: actors count from their first turn.
         crate::telemetry::metrics();
         let config = EngineConfig {
-            webhook_allow_private: settings.webhook_allow_private,
+            webhook_allow_private: settings.webhook_allow_private.clone(),
             retention: settings.retention,
             actor_idle: settings.actor_idle,
             identity: settings.identity.clone(),

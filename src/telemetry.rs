@@ -5,6 +5,8 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
+use tracing_subscriber::layer::SubscriberExt;
+use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::{fmt, EnvFilter};
 
 /// Log line format.
@@ -28,9 +30,45 @@ pub fn init(filter: &str, format: LogFormat) {
     let filter = EnvFilter::try_new(&filter).unwrap_or_else(|_| EnvFilter::new("info"));
     let builder = fmt().with_env_filter(filter).with_writer(std::io::stderr);
     match format {
-        LogFormat::Text => builder.init(),
-        LogFormat::Json => builder.json().flatten_event(true).init(),
+        LogFormat::Text => builder.finish().with(ClientFaults).init(),
+        LogFormat::Json => builder.json().flatten_event(true).finish().with(ClientFaults).init(),
     }
+}
+
+/// Drops the `ERROR` line actix-http's HTTP/1 dispatcher writes when a connection ends in a
+/// client's fault (`stream error: …`: a malformed request, a reset, a timeout). `ERROR` is kept
+/// for the node's own failures, and anyone could otherwise flood ERROR-keyed alerts with bad
+/// requests. The malformed requests themselves are logged at `INFO` where their answer is made
+/// (`wire.rs`: "answered before routing"). The dispatcher's level cannot be changed from
+/// outside, only its event left out.
+struct ClientFaults;
+
+impl<S: tracing::Subscriber> tracing_subscriber::Layer<S> for ClientFaults {
+    fn event_enabled(
+        &self,
+        event: &tracing::Event<'_>,
+        _: tracing_subscriber::layer::Context<'_, S>,
+    ) -> bool {
+        !is_client_fault(event)
+    }
+}
+
+fn is_client_fault(event: &tracing::Event<'_>) -> bool {
+    let meta = event.metadata();
+    if *meta.level() != tracing::Level::ERROR || meta.target() != "actix_http::h1::dispatcher" {
+        return false;
+    }
+    struct Message(bool);
+    impl tracing::field::Visit for Message {
+        fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
+            if field.name() == "message" {
+                self.0 = format!("{value:?}").starts_with("stream error");
+            }
+        }
+    }
+    let mut m = Message(false);
+    event.record(&mut m);
+    m.0
 }
 
 /// Latency buckets, in seconds: fine below 10 ms where the API should live.

@@ -23,6 +23,15 @@ pub enum EngineError {
         /// Whole seconds until the next call may pass.
         retry_after: u64,
     },
+    /// Too many failed sign-ins from the caller's address (`engine/guard.rs`).
+    #[error("too many failed sign-ins")]
+    SignInThrottled {
+        /// Whole seconds until the address may try again.
+        retry_after: u64,
+    },
+    /// A tenant holds the most records of a kind it may; the text names the kind and bound.
+    #[error("{0}")]
+    LimitReached(String),
     /// The tenant's monthly calls are used up.
     #[error("monthly quota exceeded")]
     QuotaExceeded {

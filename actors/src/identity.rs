@@ -56,6 +56,8 @@ pub struct Principal {
     pub tenant_id: Ulid,
     /// The provider's subject: the rate limit is per `sub`.
     pub sub: String,
+    /// The token's `exp` (Unix seconds): a dashboard session it opens ends with it.
+    pub exp: i64,
 }
 
 /// True for a bearer token shaped like a JWT (three dot-separated parts); our keys never are.
@@ -117,6 +119,9 @@ impl Identity {
     /// claim and `sub`.
     pub async fn verify(&self, token: &str, now: DateTime<Utc>) -> Result<Principal, EngineError> {
         let header = jsonwebtoken::decode_header(token).map_err(|_| refused("malformed token"))?;
+        if names_critical_extensions(token) {
+            return Err(refused("critical header extensions not understood"));
+        }
         let (key, alg) = match &self.fixed {
             Some(k) => k.clone(),
             None => self.jwk(header.kid.as_deref().unwrap_or(""), now).await?,
@@ -144,11 +149,12 @@ impl Identity {
     fn check_claims(&self, c: &Map<String, Value>, now: DateTime<Utc>) -> Result<Principal, EngineError> {
         let now = now.timestamp();
         let exp = c.get("exp").ok_or(refused("no exp claim"))?.as_i64().ok_or(refused("malformed exp"))?;
-        if now > exp + LEEWAY_SECS {
+        // Saturating: an `exp` near `i64::MAX` is far in the future, not an overflow.
+        if now > exp.saturating_add(LEEWAY_SECS) {
             return Err(refused("expired"));
         }
         if let Some(nbf) = c.get("nbf") {
-            if now + LEEWAY_SECS < nbf.as_i64().ok_or(refused("malformed nbf"))? {
+            if now.saturating_add(LEEWAY_SECS) < nbf.as_i64().ok_or(refused("malformed nbf"))? {
                 return Err(refused("not yet valid"));
             }
         }
@@ -174,7 +180,7 @@ impl Identity {
             .ok_or(refused("unknown tenant"))?;
         let sub =
             c.get("sub").and_then(Value::as_str).filter(|s| !s.is_empty()).ok_or(refused("no sub claim"))?;
-        Ok(Principal { tenant_id: tenant, sub: sub.to_owned() })
+        Ok(Principal { tenant_id: tenant, sub: sub.to_owned(), exp })
     }
 
     /// The JWKS key named `kid`, fetching the set when it is unknown and the last fetch is
@@ -212,6 +218,19 @@ impl Identity {
         }
         self.jwks.read().unwrap().keys.get(kid).cloned().ok_or(refused("unknown signing key"))
     }
+}
+
+/// True when the token's header has a `crit` member. RFC 7515 §4.1.11: a recipient must refuse
+/// a token naming critical extensions it does not understand, and this node understands none
+/// (jsonwebtoken's `Header` drops the member, so the header is read again here).
+fn names_critical_extensions(token: &str) -> bool {
+    use base64::Engine as _;
+    let Some(head) = token.split('.').next() else { return false };
+    let Ok(bytes) = base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(head.trim_end_matches('='))
+    else {
+        return true;
+    };
+    serde_json::from_slice::<Map<String, Value>>(&bytes).map_or(true, |h| h.contains_key("crit"))
 }
 
 /// Fetches a JWKS and keeps the keys it can use, by `kid`.
@@ -273,7 +292,7 @@ mod tests {
         let tenant = Ulid::generate();
         let good = json_claims(t + 600, tenant);
         let p = id.verify(&hs(good.clone()), now).await.unwrap();
-        assert_eq!(p, Principal { tenant_id: tenant, sub: "user-1".into() });
+        assert_eq!(p, Principal { tenant_id: tenant, sub: "user-1".into(), exp: t + 600 });
         let later = now + chrono::Duration::seconds(600 + LEEWAY_SECS + 1);
         assert_eq!(
             id.verify(&hs(good.clone()), later).await.unwrap_err().to_string(),
@@ -306,6 +325,38 @@ mod tests {
         let p = id.verify(&token, at).await.unwrap();
         assert_eq!(p.tenant_id.to_string(), "01M84AE173BRQHZW7D07B2X0CW");
         assert_eq!(p.sub, "auth0|6543f0c2e1");
+    }
+
+    /// An `exp` at the edge of `i64` is far off, not an overflow; `crit` naming anything is
+    /// refused (RFC 7515 §4.1.11).
+    #[actix_rt::test]
+    async fn extreme_exp_and_critical_headers() {
+        let id = Identity::new(IdentityConfig {
+            source: KeySource::Hs256("s3cret".into()),
+            issuer: None,
+            audience: None,
+            tenant_claim: "org".into(),
+        })
+        .unwrap();
+        let tenant = Ulid::generate();
+        let far = hs(json_claims(i64::MAX, tenant));
+        assert_eq!(id.verify(&far, Utc::now()).await.unwrap().exp, i64::MAX);
+        let header = jsonwebtoken::Header::default();
+        let key = jsonwebtoken::EncodingKey::from_secret(b"s3cret");
+        let claims = json_claims(Utc::now().timestamp() + 600, tenant);
+        // jsonwebtoken cannot write `crit`: the header is made by hand and signed the same way.
+        use base64::Engine as _;
+        let b64 = |v: &Value| base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(v.to_string());
+        let head = b64(&serde_json::json!({"alg": "HS256", "typ": "JWT", "crit": ["exp"], "exp": 1}));
+        let signing_input = format!("{head}.{}", b64(&claims));
+        let sig = jsonwebtoken::crypto::sign(signing_input.as_bytes(), &key, Algorithm::HS256).unwrap();
+        let crit = format!("{signing_input}.{sig}");
+        assert_eq!(
+            id.verify(&crit, Utc::now()).await.unwrap_err().to_string(),
+            "invalid token: critical header extensions not understood"
+        );
+        let plain = jsonwebtoken::encode(&header, &claims, &key).unwrap();
+        assert!(id.verify(&plain, Utc::now()).await.is_ok(), "the same token without crit passes");
     }
 
     fn json_claims(exp: i64, tenant: Ulid) -> Value {

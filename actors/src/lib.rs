@@ -39,9 +39,9 @@ pub mod webhook;
 pub mod zones;
 
 pub use engine::{
-    name_thread, AgentHandle, CreatedTenant, Demo, Depths, Engine, EngineConfig, LocatedKey, NodeStamp,
-    Route, Session, TenantHandle, TenantReads, Usage, DEFAULT_ACTOR_IDLE, DEFAULT_RETENTION, MAX_LIST_READ,
-    SESSION_IDLE,
+    check_admin_token, name_thread, AgentHandle, CreatedTenant, Demo, Depths, Engine, EngineConfig,
+    LocatedKey, NodeStamp, Route, Session, TenantHandle, TenantReads, Usage, DEFAULT_ACTOR_IDLE,
+    DEFAULT_RETENTION, MAX_LIST_READ, MIN_ADMIN_TOKEN, SESSION_IDLE, SIGN_IN_FORM_TTL,
 };
 pub use error::{EngineError, Missing};
 pub use failure::FailureCode;

@@ -46,7 +46,7 @@ pub(crate) struct Shared {
     pub arbiters: Arbiters,
     pub phones: PhoneRegistry,
     pub webhooks: WebhookRegistry,
-    pub allow_private: bool,
+    pub allow_private: crate::webhook::PrivateNetworks,
     /// Webhook attempt outcomes, for the Node page.
     pub outcomes: Arc<crate::webhook::Outcomes>,
     /// How long a tenant's actors stay without work before they stop.

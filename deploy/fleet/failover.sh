@@ -101,7 +101,7 @@ psql "postgres://postgres@127.0.0.1:${primary[1]}/postgres" -Atqc "CREATE DATABA
 
 url="postgres://postgres:pg@127.0.0.1:$p1,127.0.0.1:$p2/pigeon?target_session_attrs=read-write&connect_timeout=2"
 node() { # port dir
-  PIGEON_DATABASE_URL="$url" PIGEON_ADMIN_TOKEN=drill PIGEON_LOG=warn \
+  PIGEON_DATABASE_URL="$url" PIGEON_ADMIN_TOKEN=svc_admin_drill_0123456789abcdef PIGEON_LOG=warn \
     "$bin" serve --addr "127.0.0.1:$1" --data-dir "$work/$2" --webhook-allow-private >"$work/$2.log" 2>&1 &
   pids+=($!)
   for _ in $(seq 100); do curl -sf "http://127.0.0.1:$1/readyz" >/dev/null && return; sleep 0.1; done
@@ -116,7 +116,7 @@ python3 - "$na" "$nb" "${primary[@]}" "$r1" "$r2" "$work" <<'EOF'
 import http.client, json, os, signal, subprocess, sys, threading, time
 
 na, nb, name, pgport, rest, r1, r2, work = sys.argv[1:9]
-H = {"Authorization": "Bearer drill", "Content-Type": "application/json"}
+H = {"Authorization": "Bearer svc_admin_drill_0123456789abcdef", "Content-Type": "application/json"}
 
 def call(port, method, path, body=None, headers=None, timeout=10):
     c = http.client.HTTPConnection("127.0.0.1", int(port), timeout=timeout)

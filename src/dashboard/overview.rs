@@ -25,7 +25,7 @@ pub(super) async fn overview(engine: web::Data<Engine>, req: HttpRequest) -> Htt
     let who = match &s.principal {
         SessionPrincipal::Key { .. } => "an API key",
         SessionPrincipal::Subject { .. } => "your identity provider",
-        SessionPrincipal::Operator => "the operator token",
+        SessionPrincipal::Operator { .. } => "the operator token",
     };
     let last_day = engine.reads(tenant).last_day(engine.clock().now()).unwrap_or_default();
     let calls_limit = record.effective_monthly_calls().map_or("unlimited".to_owned(), |l| l.to_string());

@@ -1,7 +1,7 @@
 //! Signing in and out: the form, the session cookie and its flags.
 
 use actix_web::cookie::{Cookie, SameSite};
-use actix_web::http::StatusCode;
+use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
 use maud::{html, Markup};
 use pigeon_actors::Engine;
@@ -9,13 +9,17 @@ use serde::Deserialize;
 
 use super::*;
 
-fn login_form(message: Option<&str>) -> Markup {
+/// The sign-in form's pre-session cookie, which its CSRF token is bound to.
+const PRE_COOKIE: &str = "pigeon_sign_in";
+
+fn login_form(message: Option<&str>, csrf: &str) -> Markup {
     page(
         "Sign in",
         None,
         html! {
             @if let Some(m) = message { p.error role="alert" { (m) } }
             form method="post" action="/dashboard/login" {
+                input type="hidden" name="csrf" value=(csrf);
                 label for="key" { "API key" }
                 input id="key" name="key" type="password" autocomplete="off" required;
                 div { button type="submit" { "Sign in" } }
@@ -25,49 +29,100 @@ fn login_form(message: Option<&str>) -> Markup {
     )
 }
 
-pub(super) async fn login_page() -> HttpResponse {
-    html_response(StatusCode::OK, login_form(None))
+/// The form (with `message`, if any) under a fresh pre-session: every form served carries its
+/// own token.
+fn form_response(engine: &Engine, secure: bool, status: StatusCode, message: Option<&str>) -> HttpResponse {
+    let (pre, csrf) = engine.sign_in_form();
+    let cookie = Cookie::build(PRE_COOKIE, pre)
+        .path("/dashboard/login")
+        .http_only(true)
+        .same_site(SameSite::Strict)
+        .secure(secure)
+        .max_age(actix_web::cookie::time::Duration::seconds(pigeon_actors::SIGN_IN_FORM_TTL.num_seconds()))
+        .finish();
+    let mut res = html_response(status, login_form(message, &csrf));
+    let _ = res.add_cookie(&cookie);
+    res
+}
+
+pub(super) async fn login_page(engine: web::Data<Engine>, secure: web::Data<SecureCookies>) -> HttpResponse {
+    form_response(&engine, secure.0, StatusCode::OK, None)
 }
 
 #[derive(Deserialize)]
 pub(super) struct LoginForm {
     key: String,
+    #[serde(default)]
+    csrf: String,
 }
 
+/// Signs in: throttled by client address (10 failures a minute, then 429 for every attempt
+/// until the minute is over), then the form's CSRF token against its pre-session cookie, then
+/// the value.
 pub(super) async fn login(
     engine: web::Data<Engine>,
     secure: web::Data<SecureCookies>,
+    req: HttpRequest,
     form: Result<web::Form<LoginForm>, actix_web::Error>,
 ) -> HttpResponse {
+    let secure = secure.0;
     let Ok(form) = form else {
-        return html_response(StatusCode::BAD_REQUEST, login_form(Some("Enter an API key.")));
+        return form_response(&engine, secure, StatusCode::BAD_REQUEST, Some("Enter an API key."));
     };
-    match engine.sign_in(&form.key).await {
+    let ip = crate::extract::client_ip(&req);
+    if let Err(e @ EngineError::SignInThrottled { .. }) = engine.sign_in_allowed(ip) {
+        return refused(&engine, secure, e);
+    }
+    let pre = req.cookie(PRE_COOKIE).map(|c| c.value().to_owned()).unwrap_or_default();
+    if !engine.sign_in_form_ok(&pre, &form.csrf) {
+        let why = "The sign-in form was stale or opened elsewhere; enter your key again.";
+        return form_response(&engine, secure, StatusCode::FORBIDDEN, Some(why));
+    }
+    match engine.sign_in_from(&form.key, ip).await {
         Ok((id, _)) => {
             let cookie = Cookie::build(COOKIE, id)
                 .path("/dashboard")
                 .http_only(true)
                 .same_site(SameSite::Strict)
-                .secure(secure.0)
+                .secure(secure)
                 .finish();
             let mut res = see_other("/dashboard/");
             let _ = res.add_cookie(&cookie);
+            let mut used = Cookie::build(PRE_COOKIE, "").path("/dashboard/login").finish();
+            used.make_removal();
+            let _ = res.add_cookie(&used);
             res
         }
-        Err(e) => {
-            let why = match e {
-                EngineError::KeyInactive => "This key has been deactivated.".to_owned(),
-                EngineError::TenantSuspended => "This account has been suspended.".to_owned(),
-                EngineError::IdentityUnavailable => {
-                    "The identity provider cannot be reached; try again shortly.".to_owned()
-                }
-                EngineError::InvalidToken(why) => format!("That token was refused: {why}."),
-                EngineError::Store(_) => "The server cannot sign you in right now.".to_owned(),
-                _ => "That key is not valid.".to_owned(),
-            };
-            html_response(StatusCode::UNAUTHORIZED, login_form(Some(&why)))
-        }
+        Err(e) => refused(&engine, secure, e),
     }
+}
+
+/// The form again, saying why the sign-in was refused.
+fn refused(engine: &Engine, secure: bool, e: EngineError) -> HttpResponse {
+    let (status, why) = match e {
+        EngineError::SignInThrottled { retry_after } => {
+            let why = format!("Too many failed sign-ins from your address; try again in {retry_after} s.");
+            let mut res = form_response(engine, secure, StatusCode::TOO_MANY_REQUESTS, Some(&why));
+            res.headers_mut().insert(header::RETRY_AFTER, retry_after.into());
+            return res;
+        }
+        EngineError::KeyInactive => (StatusCode::UNAUTHORIZED, "This key has been deactivated.".to_owned()),
+        EngineError::TenantSuspended => {
+            (StatusCode::UNAUTHORIZED, "This account has been suspended.".to_owned())
+        }
+        EngineError::IdentityUnavailable => (
+            StatusCode::UNAUTHORIZED,
+            "The identity provider cannot be reached; try again shortly.".to_owned(),
+        ),
+        EngineError::InvalidToken(why) => {
+            (StatusCode::UNAUTHORIZED, format!("That token was refused: {why}."))
+        }
+        EngineError::Store(_) => {
+            (StatusCode::UNAUTHORIZED, "The server cannot sign you in right now.".to_owned())
+        }
+        _ => (StatusCode::UNAUTHORIZED, "That key is not valid.".to_owned()),
+    };
+    form_response(engine, secure, status, Some(&why))
 }
 
 pub(super) async fn logout(

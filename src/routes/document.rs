@@ -27,6 +27,21 @@ fn refusals(path: &str, op: &Operation) -> Vec<(&'static str, &'static str)> {
         out.push(("403", "KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED"));
         out.push(("429", "RATE_LIMIT_EXCEEDED, QUOTA_EXCEEDED (with `Retry-After`)"));
     }
+    if path.starts_with("/admin/v1/") {
+        out.push((
+            "429",
+            "RATE_LIMIT_EXCEEDED: 10 failed operator tokens from this address within a minute; every \
+             attempt is refused until the minute is over (with `Retry-After`)",
+        ));
+    }
+    if body
+        && matches!(
+            path,
+            "/v1/contacts" | "/v1/templates" | "/v1/campaigns" | "/v1/api-keys" | "/v1/webhooks"
+        )
+    {
+        out.push(("409", "LIMIT_REACHED: the account holds the most records of this kind it may"));
+    }
     if body || op.parameters.as_ref().is_some_and(|p| !p.is_empty()) || tenant {
         out.push(("400", "VALIDATION_ERROR: a field, parameter or the body is invalid (the text names it)"));
     }

@@ -18,6 +18,7 @@ mod error;
 mod health;
 pub mod model;
 pub mod pg;
+pub mod private;
 mod sched;
 mod store;
 pub mod ts;

@@ -11,12 +11,9 @@ fn client() -> awc::Client {
     awc::Client::builder().disable_redirects().finish()
 }
 
-/// Signs in with `key`: the answer's status, its `Set-Cookie`, and the body.
+/// Signs in with `key`: the answer's status, its session `Set-Cookie`, and the body.
 async fn sign_in(base: &str, key: &str) -> (u16, Option<String>, String) {
-    let mut r = client().post(format!("{base}/dashboard/login")).send_form(&[("key", key)]).await.unwrap();
-    let cookie = r.headers().get("set-cookie").map(|v| v.to_str().unwrap().to_owned());
-    let body = String::from_utf8_lossy(&r.body().await.unwrap()).into_owned();
-    (r.status().as_u16(), cookie, body)
+    dashboard_sign_in(base, key).await
 }
 
 /// GETs a page with the session cookie `cookie` (`name=value`): status, `Location`, body.

@@ -14,9 +14,10 @@ use awc::http::Method;
 use pigeon::clock::ManualClock;
 use pigeon::config::Settings;
 use pigeon::startup::Application;
+use pigeon_actors::webhook::PrivateNetworks;
 use serde_json::{json, Value};
 
-pub const ADMIN: &str = "test-admin-token";
+pub const ADMIN: &str = "test-admin-token-0123456789abcdef";
 
 /// An answer: status, headers, parsed JSON body.
 #[derive(Debug)]
@@ -348,7 +349,8 @@ pub async fn spawn_app_at(at: &str) -> TestApp {
 }
 
 pub async fn spawn_app_with(at: &str, allow_private: bool) -> TestApp {
-    configured(at.parse().unwrap(), |s| s.webhook_allow_private = allow_private).await
+    let allowed = if allow_private { PrivateNetworks::Allowed } else { PrivateNetworks::Refused };
+    configured(at.parse().unwrap(), |s| s.webhook_allow_private = allowed).await
 }
 
 /// Keeps final messages for `retention` only; starts at [`START`].
@@ -401,7 +403,7 @@ async fn configured(at: chrono::DateTime<chrono::Utc>, configure: impl FnOnce(&m
         // A small pool: a run holds a server per test, and the cluster's connections are finite.
         settings.database = Some(pigeon::config::Database::new(database_for(dir.path()), 2));
     }
-    settings.webhook_allow_private = true;
+    settings.webhook_allow_private = PrivateNetworks::Allowed;
     configure(&mut settings);
     start(dir, ManualClock::new(at), settings).await
 }
@@ -658,3 +660,48 @@ pub fn spawn_receiver_on(listener: TcpListener) -> Receiver {
 /// The webhook signature, the one function the engine and the harness sign with (pinned to
 /// RFC 4231's test vector in its own unit test).
 pub use pigeon_actors::webhook::sign;
+
+/// Signs in to the dashboard at `base` as a browser does: GETs the form (its pre-session cookie
+/// and CSRF token), then posts `key` with them. The answer's status, its session `Set-Cookie`
+/// (if any), and the body.
+pub async fn dashboard_sign_in(base: &str, key: &str) -> (u16, Option<String>, String) {
+    let (pre, csrf) = sign_in_form(base).await;
+    dashboard_post_sign_in(base, key, Some(&pre), &csrf).await
+}
+
+/// The sign-in form's pre-session cookie (`name=value`) and its CSRF token.
+pub async fn sign_in_form(base: &str) -> (String, String) {
+    let client = awc::Client::builder().disable_redirects().finish();
+    let mut r = client.get(format!("{base}/dashboard/login")).send().await.unwrap();
+    let pre = set_cookie_named(r.headers(), "pigeon_sign_in").expect("a pre-session cookie");
+    let page = String::from_utf8_lossy(&r.body().await.unwrap()).into_owned();
+    let at = page.find("name=\"csrf\" value=\"").expect("a CSRF field") + "name=\"csrf\" value=\"".len();
+    (pre.split(';').next().unwrap().to_owned(), page[at..].split('"').next().unwrap().to_owned())
+}
+
+/// Posts the sign-in form with `key`, the pre-session cookie `pre` (`name=value`) and `csrf`.
+pub async fn dashboard_post_sign_in(
+    base: &str,
+    key: &str,
+    pre: Option<&str>,
+    csrf: &str,
+) -> (u16, Option<String>, String) {
+    let client = awc::Client::builder().disable_redirects().finish();
+    let mut req = client.post(format!("{base}/dashboard/login"));
+    if let Some(pre) = pre {
+        req = req.insert_header(("Cookie", pre.to_owned()));
+    }
+    let mut r = req.send_form(&[("key", key), ("csrf", csrf)]).await.unwrap();
+    let cookie = set_cookie_named(r.headers(), "pigeon_session");
+    let body = String::from_utf8_lossy(&r.body().await.unwrap()).into_owned();
+    (r.status().as_u16(), cookie, body)
+}
+
+/// The `Set-Cookie` header that sets `name`, whole.
+pub fn set_cookie_named(headers: &awc::http::header::HeaderMap, name: &str) -> Option<String> {
+    headers
+        .get_all("set-cookie")
+        .filter_map(|v| v.to_str().ok())
+        .find(|v| v.starts_with(&format!("{name}=")))
+        .map(str::to_owned)
+}

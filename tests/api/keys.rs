@@ -138,8 +138,7 @@ async fn at_most_50_active_keys() {
         let r = app.create_key(&t.live, json!({"name": format!("k{i}")})).await.expect(201, None);
         last = r.data()["id"].as_str().unwrap().to_owned();
     }
-    let r =
-        app.create_key(&t.live, json!({"name": "one too many"})).await.expect(400, Some("VALIDATION_ERROR"));
+    let r = app.create_key(&t.live, json!({"name": "one too many"})).await.expect(409, Some("LIMIT_REACHED"));
     assert!(r.body["error"].as_str().unwrap().contains("50"));
     app.revoke_key(&t.live, &last).await.expect(200, None);
     app.create_key(&t.live, json!({"name": "room again"})).await.expect(201, None);

@@ -29,5 +29,6 @@ mod process;
 mod records;
 mod retention;
 mod schedule;
+mod security;
 mod signatures;
 mod webhooks;

@@ -20,9 +20,8 @@ async fn app() -> TestApp {
 /// `(running tenant actors, passivations since start)`, from the operator's Node page.
 async fn actors(app: &TestApp) -> (u64, u64) {
     let client = awc::Client::builder().disable_redirects().finish();
-    let r = client.post(format!("{}/dashboard/login", app.base)).send_form(&[("key", ADMIN)]).await.unwrap();
-    let cookie =
-        r.headers().get("set-cookie").unwrap().to_str().unwrap().split(';').next().unwrap().to_owned();
+    let (_, cookie, _) = dashboard_sign_in(&app.base, ADMIN).await;
+    let cookie = cookie.expect("signed in").split(';').next().unwrap().to_owned();
     let mut r = client
         .get(format!("{}/dashboard/admin/node", app.base))
         .insert_header(("Cookie", cookie))

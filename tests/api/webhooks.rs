@@ -65,7 +65,7 @@ async fn registration_list_and_delete() {
         Some(json!({"url": rx.url, "events": ["message.failed"]})),
     )
     .await
-    .expect(400, Some("VALIDATION_ERROR"));
+    .expect(409, Some("LIMIT_REACHED"));
 
     let id = w["id"].as_str().unwrap();
     let other = app.create_tenant("starter").await;

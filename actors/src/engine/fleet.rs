@@ -135,7 +135,7 @@ impl Engine {
             SessionPrincipal::Key { tenant_id, .. } | SessionPrincipal::Subject { tenant_id, .. } => {
                 Some(tenant_id)
             }
-            SessionPrincipal::Operator => None,
+            SessionPrincipal::Operator { .. } => None,
         }
     }
 

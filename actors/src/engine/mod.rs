@@ -5,6 +5,7 @@
 //! their own.
 
 mod fleet;
+mod guard;
 mod handles;
 mod reads;
 mod recover;
@@ -40,7 +41,7 @@ pub use threads::name_thread;
 pub use fleet::{NodeStamp, Route};
 pub use handles::{AgentHandle, TenantHandle};
 pub use reads::{TenantReads, MAX_LIST_READ};
-pub use sessions::{Session, SESSION_IDLE};
+pub use sessions::{Session, SESSION_IDLE, SIGN_IN_FORM_TTL};
 
 /// Work waiting in the engine's actors.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -61,8 +62,8 @@ pub struct EngineConfig {
     /// Threads that run tenant actors (the accept path), and as many again for phones, webhooks
     /// and campaigns.
     pub arbiters: usize,
-    /// Let webhooks reach loopback and private networks.
-    pub webhook_allow_private: bool,
+    /// Which loopback and private networks webhooks may reach.
+    pub webhook_allow_private: crate::webhook::PrivateNetworks,
     /// How long final messages and settled deliveries are kept (DESIGN "Retention").
     pub retention: std::time::Duration,
     /// The identity provider whose JWTs stand in for API keys, if any.
@@ -81,7 +82,7 @@ impl Default for EngineConfig {
     fn default() -> Self {
         Self {
             arbiters: std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 8),
-            webhook_allow_private: false,
+            webhook_allow_private: Default::default(),
             retention: DEFAULT_RETENTION,
             identity: None,
             actor_idle: DEFAULT_ACTOR_IDLE,
@@ -95,6 +96,26 @@ pub struct LocatedKey {
     /// The tenant the caller acts for.
     pub tenant_id: Ulid,
     who: tenant::Credential,
+    /// An identity provider's token: its `exp` (Unix seconds).
+    expires: Option<i64>,
+}
+
+/// The fewest characters an operator token may have: a generated one has 42, and a short one
+/// set by hand (`PIGEON_ADMIN_TOKEN=a`) would open the operator API to a guesser.
+pub const MIN_ADMIN_TOKEN: usize = 24;
+
+/// The operator token to configure: `None` for none, or an empty or blank one (an unset compose
+/// variable); an error saying why for one shorter than [`MIN_ADMIN_TOKEN`].
+pub fn check_admin_token(configured: Option<&str>) -> Result<Option<&str>, String> {
+    match configured.map(str::trim) {
+        None | Some("") => Ok(None),
+        Some(t) if t.chars().count() < MIN_ADMIN_TOKEN => Err(format!(
+            "an operator token needs at least {MIN_ADMIN_TOKEN} characters and PIGEON_ADMIN_TOKEN has {}; \
+             set a longer one, or leave it unset to have one generated",
+            t.chars().count()
+        )),
+        Some(t) => Ok(Some(t)),
+    }
 }
 
 /// A tenant just made, with its first two keys.
@@ -154,6 +175,8 @@ struct Inner {
     shared: Arc<Shared>,
     admin_hash: RwLock<Option<String>>,
     identity: Option<crate::identity::Identity>,
+    /// Failed sign-ins by client address (`guard.rs`).
+    sign_ins: guard::SignInGuard,
     /// Set by [`Engine::shutdown`]: a fleet's adopter takes no more tenants.
     stopping: std::sync::atomic::AtomicBool,
 }
@@ -213,6 +236,7 @@ impl Engine {
                 shared,
                 admin_hash: RwLock::new(admin_hash),
                 identity,
+                sign_ins: Default::default(),
                 stopping: Default::default(),
             }),
         };
@@ -284,7 +308,10 @@ impl Engine {
 
     /// Makes sure an operator token exists. A configured token replaces the stored one; with none
     /// configured and none stored, a token is generated and returned so it can be shown once.
+    /// An empty or blank `configured` counts as none; one shorter than [`MIN_ADMIN_TOKEN`] is
+    /// refused before anything is written, so the stored token stays as it was.
     pub async fn ensure_admin_token(&self, configured: Option<&str>) -> Result<Option<String>, EngineError> {
+        let configured = check_admin_token(configured).map_err(EngineError::Config)?;
         let (hash, generated) = match configured {
             Some(t) => (credentials::hash(t), None),
             None => match self.inner.admin_hash.read().unwrap().clone() {
@@ -303,8 +330,11 @@ impl Engine {
         Ok(generated)
     }
 
-    /// True if `token` is the operator token.
+    /// True if `token` is the operator token (never for an empty one).
     pub fn is_admin(&self, token: &str) -> bool {
+        if token.is_empty() {
+            return false;
+        }
         let hash = credentials::hash(token);
         self.inner.admin_hash.read().unwrap().as_deref().is_some_and(|h| credentials::hashes_match(h, &hash))
     }
@@ -336,7 +366,11 @@ impl Engine {
         };
         let p = identity.verify(token, self.inner.clock.now()).await?;
         match self.addr(p.tenant_id) {
-            Ok(_) => Ok(LocatedKey { tenant_id: p.tenant_id, who: tenant::Credential::Subject(p.sub) }),
+            Ok(_) => Ok(LocatedKey {
+                tenant_id: p.tenant_id,
+                who: tenant::Credential::Subject(p.sub),
+                expires: Some(p.exp),
+            }),
             Err(EngineError::NotFound(_)) => Err(EngineError::InvalidToken("unknown tenant")),
             Err(e) => Err(e),
         }
@@ -359,7 +393,7 @@ impl Engine {
         let hash = credentials::hash(key);
         let pigeon_storage::KeyLocation { tenant_id, key_id } =
             self.inner.store.keys().by_hash(&hash)?.ok_or(EngineError::InvalidApiKey)?;
-        Ok(LocatedKey { tenant_id, who: tenant::Credential::Key { key_id, hash } })
+        Ok(LocatedKey { tenant_id, who: tenant::Credential::Key { key_id, hash }, expires: None })
     }
 
     /// The actor of a located key's tenant; a tenant gone since the lookup makes the key invalid.
@@ -500,7 +534,9 @@ impl Engine {
 
     /// Vets a webhook URL for registration (scheme, host, and private addresses unless allowed).
     pub async fn check_webhook_url(&self, url: &str) -> Result<(), EngineError> {
-        crate::webhook::check_url(url, self.inner.shared.allow_private).await.map_err(EngineError::Validation)
+        crate::webhook::check_url(url, &self.inner.shared.allow_private)
+            .await
+            .map_err(EngineError::Validation)
     }
 
     /// Stops the actors (they write back what they hold), then flushes the store. Call last.

@@ -2,7 +2,9 @@
 //! full hash in constant time, an identity provider's token, or the operator token) but charges
 //! no rate or quota. A session is a random id in the browser's cookie and its SHA-256 in the
 //! store; every page checks it again, so revoking or deactivating its key, or suspending its
-//! tenant, ends it at once, and 12 hours without a page end it too.
+//! tenant, ends it at once, and 12 hours without a page end it too. An operator session is bound
+//! to the operator token it was opened with (a new token ends it), and an identity provider's
+//! session ends when its token expires, as the API refuses the token then.
 
 use chrono::Duration;
 use pigeon_storage::model::{SessionPrincipal, SessionRecord, TenantStatus};
@@ -13,6 +15,9 @@ use crate::{credentials, EngineError};
 
 /// A session ends this long after its last page.
 pub const SESSION_IDLE: Duration = Duration::hours(12);
+
+/// How long a sign-in form stays good after it was served.
+pub const SIGN_IN_FORM_TTL: Duration = Duration::hours(1);
 
 /// `last_seen_at` is written at most this often (a page view is not worth a write each).
 const TOUCH_EVERY: Duration = Duration::minutes(1);
@@ -33,18 +38,59 @@ impl Session {
             SessionPrincipal::Key { tenant_id, .. } | SessionPrincipal::Subject { tenant_id, .. } => {
                 Some(*tenant_id)
             }
-            SessionPrincipal::Operator => None,
+            SessionPrincipal::Operator { .. } => None,
         }
     }
 }
 
+/// What an operator session keeps of the operator token: a digest of its stored hash, so the
+/// session record holds nothing that opens the API.
+fn operator_digest(admin_hash: &str) -> String {
+    credentials::hash(&format!("pigeon operator session {admin_hash}"))
+}
+
 impl Engine {
+    /// A sign-in form's pre-session (for a short-lived cookie: its time and a random part) and the
+    /// CSRF token bound to it, which the form carries: a page elsewhere cannot sign a browser in
+    /// to an account of its choosing (login CSRF). Nothing is stored: the token is an HMAC under
+    /// the operator token's stored hash, so every node of a fleet checks it alike.
+    pub fn sign_in_form(&self) -> (String, String) {
+        let pre = format!("{}.{}", self.inner.clock.now().timestamp(), credentials::generate("pre_"));
+        let token = self.sign_in_form_token(&pre);
+        (pre, token)
+    }
+
+    /// Whether `token` is the CSRF token of the pre-session `pre`, served within
+    /// [`SIGN_IN_FORM_TTL`].
+    pub fn sign_in_form_ok(&self, pre: &str, token: &str) -> bool {
+        let Some(at) = pre.split_once('.').and_then(|(t, _)| t.parse::<i64>().ok()) else { return false };
+        let age = self.inner.clock.now().timestamp().saturating_sub(at);
+        (-60..=SIGN_IN_FORM_TTL.num_seconds()).contains(&age)
+            && credentials::hashes_match(token, &self.sign_in_form_token(pre))
+    }
+
+    fn sign_in_form_token(&self, pre: &str) -> String {
+        use hmac::{Hmac, KeyInit, Mac};
+        let key = self.inner.admin_hash.read().unwrap().clone().unwrap_or_default();
+        let mut mac =
+            Hmac::<sha2::Sha256>::new_from_slice(key.as_bytes()).expect("HMAC takes any key length");
+        mac.update(b"pigeon sign-in form ");
+        mac.update(pre.as_bytes());
+        hex::encode(mac.finalize().into_bytes())
+    }
+
     /// Signs in with an API key, an identity provider's JWT or the operator token: the new
     /// session's id (for the cookie, never stored) and the session, on disk before it returns.
     pub async fn sign_in(&self, value: &str) -> Result<(String, Session), EngineError> {
         let value = value.trim();
+        // Nothing to compare: an empty value must never match anything (an operator token left
+        // empty by accident included).
+        if value.is_empty() {
+            return Err(EngineError::InvalidApiKey);
+        }
         let principal = if self.is_admin(value) {
-            SessionPrincipal::Operator
+            let hash = self.inner.admin_hash.read().unwrap().clone().ok_or(EngineError::InvalidApiKey)?;
+            SessionPrincipal::Operator { token: operator_digest(&hash) }
         } else {
             let located = self.locate(value).await?;
             match located.who {
@@ -55,9 +101,11 @@ impl Engine {
                     }
                     SessionPrincipal::Key { tenant_id: located.tenant_id, key_id }
                 }
-                crate::tenant::Credential::Subject(sub) => {
-                    SessionPrincipal::Subject { tenant_id: located.tenant_id, sub }
-                }
+                crate::tenant::Credential::Subject(sub) => SessionPrincipal::Subject {
+                    tenant_id: located.tenant_id,
+                    sub,
+                    expires: located.expires.unwrap_or(0),
+                },
             }
         };
         let now = self.inner.clock.now();
@@ -101,12 +149,21 @@ impl Engine {
         Ok(())
     }
 
-    /// Whether a principal may still use the dashboard: its key unrevoked and active, its
+    /// Whether a principal may still use the dashboard: the operator token it was opened with
+    /// still the stored one; its key unrevoked and active, or its identity token unexpired; its
     /// tenant not suspended.
     fn still_valid(&self, p: &SessionPrincipal) -> Result<(), EngineError> {
         let store = &self.inner.store;
         let tenant = match p {
-            SessionPrincipal::Operator => return Ok(()),
+            SessionPrincipal::Operator { token } => {
+                // The stored hash, not this node's copy: in a fleet another node may have
+                // started with a new token.
+                let current = store.meta().admin_token_hash()?.ok_or(EngineError::InvalidApiKey)?;
+                if token.is_empty() || !credentials::hashes_match(token, &operator_digest(&current)) {
+                    return Err(EngineError::InvalidApiKey);
+                }
+                return Ok(());
+            }
             SessionPrincipal::Key { tenant_id, key_id } => {
                 let key = store.keys().get(*tenant_id, *key_id)?.ok_or(EngineError::InvalidApiKey)?;
                 if key.revoked_at.is_some() {
@@ -117,7 +174,13 @@ impl Engine {
                 }
                 *tenant_id
             }
-            SessionPrincipal::Subject { tenant_id, .. } => *tenant_id,
+            SessionPrincipal::Subject { tenant_id, expires, .. } => {
+                let now = self.inner.clock.now().timestamp();
+                if now > expires.saturating_add(crate::identity::LEEWAY_SECS) {
+                    return Err(EngineError::InvalidToken("expired"));
+                }
+                *tenant_id
+            }
         };
         let t = store.tenants().get(tenant)?.ok_or(EngineError::InvalidApiKey)?;
         if t.status == TenantStatus::Suspended {

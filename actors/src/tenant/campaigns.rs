@@ -58,6 +58,7 @@ impl Handler<CreateCampaign> for TenantActor {
                 // recipient would be skipped, so refuse the campaign now.
                 super::records::check_fits(&found.body, &n.data)?;
             }
+            self.room_for(super::records::Bounded::Campaigns)?;
             let c = CampaignRecord {
                 id: self.store.new_id(),
                 tenant_id: self.tenant.id,
@@ -77,6 +78,7 @@ impl Handler<CreateCampaign> for TenantActor {
                 finished_at: None,
             };
             self.store.campaigns().put(&c)?;
+            self.counted(super::records::Bounded::Campaigns, 1);
             Ok::<_, EngineError>(c)
         })();
         after_commit(&self.store, res)

@@ -52,8 +52,8 @@ impl Handler<CreateKey> for TenantActor {
                 (Some(r), _) => Some(r as u32),
             };
             if self.keys.len() >= MAX_ACTIVE_KEYS {
-                return Err(EngineError::Validation(format!(
-                    "the tenant already has {MAX_ACTIVE_KEYS} active keys, the most allowed; revoke one first"
+                return Err(EngineError::LimitReached(format!(
+                    "keys: the account holds {MAX_ACTIVE_KEYS} unrevoked keys, the most allowed; revoke one first"
                 )));
             }
             let (rec, key) = new_key(

@@ -151,6 +151,8 @@ pub(crate) struct TenantActor {
     limiters_full_at: Option<DateTime<Utc>>,
     /// A `Rest` is in the mailbox.
     rest_asked: bool,
+    /// Contacts, templates and campaigns held, once counted (`records.rs`).
+    counts: records::RecordCounts,
 }
 
 impl TenantActor {
@@ -206,6 +208,7 @@ impl TenantActor {
             last_active: now,
             limiters_full_at: None,
             rest_asked: false,
+            counts: Default::default(),
         };
         for w in webhooks {
             me.start_webhook(w);

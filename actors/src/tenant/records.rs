@@ -30,13 +30,88 @@ fn check_template(name: &str, body: &str) -> Result<Vec<String>, EngineError> {
     Ok(TemplateBody::parse(body).map_err(|e| EngineError::Validation(format!("body: {e}")))?.variables())
 }
 
+/// Most bytes of UTF-8 in a contact's attributes, names and values together (DESIGN "Bounds").
+pub const MAX_ATTRIBUTE_BYTES: usize = 4096;
+
+/// The kinds of record a tenant holds a bounded number of (DESIGN "Bounds every tenant lives
+/// within"): whatever key makes them, test keys included, so no tenant can fill the disk.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Bounded {
+    Contacts,
+    Templates,
+    Campaigns,
+}
+
+impl Bounded {
+    fn bound(self) -> usize {
+        match self {
+            Bounded::Contacts => 100_000,
+            Bounded::Templates | Bounded::Campaigns => 1_000,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Bounded::Contacts => "contacts",
+            Bounded::Templates => "templates",
+            Bounded::Campaigns => "campaigns",
+        }
+    }
+}
+
+/// How many records of each [`Bounded`] kind the tenant holds, counted from the store at the
+/// first create after the actor starts and kept up by the actor, the kinds' only writer.
+#[derive(Debug, Default)]
+pub(crate) struct RecordCounts([Option<usize>; 3]);
+
+impl TenantActor {
+    /// `LimitReached` if one more `kind` would pass its bound.
+    pub(crate) fn room_for(&mut self, kind: Bounded) -> Result<(), EngineError> {
+        let n = match self.counts.0[kind as usize] {
+            Some(n) => n,
+            None => {
+                let tenant = self.tenant.id;
+                let n = match kind {
+                    Bounded::Contacts => self.store.contacts().count(tenant)?,
+                    Bounded::Templates => self.store.templates().count(tenant)?,
+                    Bounded::Campaigns => self.store.campaigns().count(tenant)?,
+                };
+                *self.counts.0.get_mut(kind as usize).expect("one slot a kind") = Some(n);
+                n
+            }
+        };
+        if n >= kind.bound() {
+            return Err(EngineError::LimitReached(format!(
+                "{}: the account holds {} {}, the most allowed; delete some first",
+                kind.name(),
+                kind.bound(),
+                kind.name()
+            )));
+        }
+        Ok(())
+    }
+
+    /// One `kind` made (`+1`) or deleted (`-1`).
+    pub(crate) fn counted(&mut self, kind: Bounded, change: isize) {
+        if let Some(n) = self.counts.0.get_mut(kind as usize).and_then(Option::as_mut) {
+            *n = n.saturating_add_signed(change);
+        }
+    }
+}
+
 /// Checks a contact's optional fields: an IANA zone, and at most 100 attributes with names of
-/// letters, digits, `_ . -` (1–64) and values up to 1,000 characters.
+/// letters, digits, `_ . -` (1–64), values up to 1,000 characters, and 4,096 bytes in all.
 fn check_contact(timezone: Option<&str>, attributes: &BTreeMap<String, String>) -> Result<(), EngineError> {
     if let Some(tz) = timezone {
         if tz.parse::<chrono_tz::Tz>().is_err() {
             return Err(EngineError::Validation(format!("timezone: {tz:?} is not an IANA time zone")));
         }
+    }
+    let bytes: usize = attributes.iter().map(|(k, v)| k.len() + v.len()).sum();
+    if bytes > MAX_ATTRIBUTE_BYTES {
+        return Err(EngineError::Validation(format!(
+            "attributes: at most {MAX_ATTRIBUTE_BYTES} bytes of names and values together; these have {bytes}"
+        )));
     }
     if attributes.len() > 100 {
         return Err(EngineError::Validation("attributes: at most 100".into()));
@@ -90,6 +165,9 @@ impl Handler<PutTemplate> for TenantActor {
                     return Err(EngineError::DuplicateTemplate(name));
                 }
             }
+            if old.is_none() {
+                self.room_for(Bounded::Templates)?;
+            }
             let t = TemplateRecord {
                 id: old.as_ref().map_or_else(|| self.store.new_id(), |o| o.id),
                 tenant_id: tenant,
@@ -100,6 +178,9 @@ impl Handler<PutTemplate> for TenantActor {
                 updated_at: now,
             };
             self.store.templates().put(&t, old.as_ref().map(|o| o.name.as_str()).filter(|n| *n != t.name))?;
+            if old.is_none() {
+                self.counted(Bounded::Templates, 1);
+            }
             Ok(t)
         })();
         after_commit(&self.store, res)
@@ -121,7 +202,9 @@ impl Handler<DeleteTemplate> for TenantActor {
                 .templates()
                 .get(self.tenant.id, msg.0)?
                 .ok_or(EngineError::NotFound(Missing::Template))?;
-            Ok(self.store.templates().delete(&t)?)
+            self.store.templates().delete(&t)?;
+            self.counted(Bounded::Templates, -1);
+            Ok(())
         })();
         after_commit(&self.store, res)
     }
@@ -181,6 +264,9 @@ impl Handler<PutContact> for TenantActor {
                     return Err(EngineError::DuplicateContact(other.id));
                 }
             }
+            if old.is_none() {
+                self.room_for(Bounded::Contacts)?;
+            }
             let c = ContactRecord {
                 id: old.as_ref().map_or_else(|| self.store.new_id(), |o| o.id),
                 tenant_id: tenant,
@@ -194,6 +280,9 @@ impl Handler<PutContact> for TenantActor {
             self.store
                 .contacts()
                 .put(&c, old.as_ref().map(|o| o.phone.as_str()).filter(|p| *p != c.phone))?;
+            if old.is_none() {
+                self.counted(Bounded::Contacts, 1);
+            }
             Ok(c)
         })();
         after_commit(&self.store, res)
@@ -215,7 +304,9 @@ impl Handler<DeleteContact> for TenantActor {
                 .contacts()
                 .get(self.tenant.id, msg.0)?
                 .ok_or(EngineError::NotFound(Missing::Contact))?;
-            Ok(self.store.contacts().delete(&c)?)
+            self.store.contacts().delete(&c)?;
+            self.counted(Bounded::Contacts, -1);
+            Ok(())
         })();
         after_commit(&self.store, res)
     }

@@ -30,7 +30,7 @@ impl TenantActor {
             self.store.clone(),
             self.clock.clone(),
             w.clone(),
-            self.shared.allow_private,
+            self.shared.allow_private.clone(),
             self.shared.outcomes.clone(),
         );
         // Built on its arbiter: the HTTP client it holds is not Send.
@@ -49,8 +49,8 @@ impl Handler<CreateWebhook> for TenantActor {
     fn handle(&mut self, msg: CreateWebhook, _: &mut Self::Context) -> Self::Result {
         let res = (|| {
             if self.subs.list().len() >= MAX_WEBHOOKS {
-                return Err(EngineError::Validation(format!(
-                    "url: the tenant already has {MAX_WEBHOOKS} webhooks, the most allowed; delete one first"
+                return Err(EngineError::LimitReached(format!(
+                    "webhooks: the account holds {MAX_WEBHOOKS} webhooks, the most allowed; delete one first"
                 )));
             }
             let w = WebhookRecord {

@@ -17,7 +17,7 @@ use ulid::Ulid;
 use super::signature::{
     sign, standard_sign, ID_HEADER, SIGNATURE_HEADER, STANDARD_SIGNATURE_HEADER, TIMESTAMP_HEADER,
 };
-use super::vet::{is_public, VettedResolver, PRIVATE_REFUSED};
+use super::vet::{PrivateNetworks, VettedResolver, PRIVATE_REFUSED};
 use super::{Outcomes, ATTEMPT_TIMEOUT, BACKOFF};
 use crate::clock::SharedClock;
 use crate::error::Missing;
@@ -32,7 +32,7 @@ pub struct WebhookActor {
     store: Store,
     clock: SharedClock,
     hook: WebhookRecord,
-    allow_private: bool,
+    allowed: PrivateNetworks,
     outcomes: Arc<Outcomes>,
     client: Option<awc::Client>,
     /// Attempts to make now, oldest first.
@@ -47,14 +47,14 @@ impl WebhookActor {
         store: Store,
         clock: SharedClock,
         hook: WebhookRecord,
-        allow_private: bool,
+        allowed: PrivateNetworks,
         outcomes: Arc<Outcomes>,
     ) -> Self {
         Self {
             store,
             clock,
             hook,
-            allow_private,
+            allowed,
             outcomes,
             client: None,
             ready: VecDeque::new(),
@@ -138,7 +138,7 @@ impl WebhookActor {
             .ok()
             .and_then(|u| u.host().map(|h| h.trim_start_matches('[').trim_end_matches(']').to_owned()))
             .and_then(|h| h.parse::<IpAddr>().ok())
-            .is_some_and(|ip| !self.allow_private && !is_public(ip));
+            .is_some_and(|ip| !self.allowed.allows(ip));
         if literal_private {
             return Box::pin(async { (None, Some(PRIVATE_REFUSED.to_string()), None) });
         }
@@ -266,7 +266,7 @@ impl Actor for WebhookActor {
         let connector = awc::Connector::new()
             .connector(
                 actix_tls::connect::Connector::new(Resolver::custom(VettedResolver {
-                    allow_private: self.allow_private,
+                    allowed: self.allowed.clone(),
                 }))
                 .service(),
             )

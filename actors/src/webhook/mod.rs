@@ -23,7 +23,7 @@ pub use outbox::Subscribers;
 pub use signature::{
     sign, standard_sign, ID_HEADER, SIGNATURE_HEADER, STANDARD_SIGNATURE_HEADER, TIMESTAMP_HEADER,
 };
-pub use vet::{check_url, is_public};
+pub use vet::{check_url, is_public, Cidr, PrivateNetworks};
 
 /// Attempt outcomes since the node started, by kind (`success`, `http_error`, `timeout`, …), for
 /// the operator's Node page; `/metrics` counts the same as `pigeon_webhook_attempts_total`.

@@ -52,9 +52,22 @@ fn in_v6(ip: u128, (net, len): (u128, u8)) -> bool {
     len == 0 || (ip ^ net) >> (128 - u32::from(len)) == 0
 }
 
+/// The IPv4 address an IPv6 form carries: mapped `::ffff:0:0/96`, NAT64 `64:ff9b::/96`, 6to4
+/// `2002::/16`.
+fn embedded_v4(n: u128) -> Option<Ipv4Addr> {
+    if let Some(v4) = std::net::Ipv6Addr::from(n).to_ipv4_mapped() {
+        Some(v4)
+    } else if in_v6(n, (0x0064_ff9b << 96, 96)) {
+        Some(Ipv4Addr::from(n as u32))
+    } else if in_v6(n, (0x2002 << 112, 16)) {
+        Some(Ipv4Addr::from((n >> 80) as u32))
+    } else {
+        None
+    }
+}
+
 /// True for addresses on the public internet: none of the special-purpose ranges above, and for
-/// the IPv6 forms that carry an IPv4 address (mapped `::ffff:0:0/96`, NAT64 `64:ff9b::/96`, 6to4
-/// `2002::/16`), an IPv4 address that is public itself.
+/// the IPv6 forms that carry an IPv4 address, an IPv4 address that is public itself.
 pub fn is_public(ip: IpAddr) -> bool {
     match ip {
         IpAddr::V4(v4) => {
@@ -63,16 +76,7 @@ pub fn is_public(ip: IpAddr) -> bool {
         }
         IpAddr::V6(v6) => {
             let n = u128::from(v6);
-            let inner = if let Some(v4) = v6.to_ipv4_mapped() {
-                Some(v4)
-            } else if in_v6(n, (0x0064_ff9b << 96, 96)) {
-                Some(Ipv4Addr::from(n as u32))
-            } else if in_v6(n, (0x2002 << 112, 16)) {
-                Some(Ipv4Addr::from((n >> 80) as u32))
-            } else {
-                None
-            };
-            match inner {
+            match embedded_v4(n) {
                 Some(v4) => is_public(IpAddr::V4(v4)),
                 None => !V6_SPECIAL.iter().any(|r| in_v6(n, *r)),
             }
@@ -80,9 +84,103 @@ pub fn is_public(ip: IpAddr) -> bool {
     }
 }
 
-/// Checks a webhook URL at registration: absolute `http(s)`, a host, no credentials, and (unless
-/// private networks are allowed) every address it resolves to public. The error names `url`.
-pub async fn check_url(url: &str, allow_private: bool) -> Result<(), String> {
+/// True for link-local addresses (169.254.0.0/16, fe80::/10, and IPv6 forms carrying the
+/// former), where cloud metadata services answer.
+fn is_link_local(ip: IpAddr) -> bool {
+    match ip {
+        IpAddr::V4(v4) => in_v4(u32::from(v4), (0xa9fe_0000, 16)),
+        IpAddr::V6(v6) => {
+            let n = u128::from(v6);
+            embedded_v4(n).map_or_else(|| in_v6(n, (0xfe80 << 112, 10)), |v4| is_link_local(IpAddr::V4(v4)))
+        }
+    }
+}
+
+/// An address block, `10.0.0.0/8` or `fd00::/8` (a bare address is a block of one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cidr {
+    net: IpAddr,
+    len: u8,
+}
+
+impl Cidr {
+    fn contains(&self, ip: IpAddr) -> bool {
+        match (self.net, ip.to_canonical()) {
+            (IpAddr::V4(net), IpAddr::V4(ip)) => in_v4(ip.into(), (net.into(), self.len)),
+            (IpAddr::V6(net), IpAddr::V6(ip)) => in_v6(ip.into(), (net.into(), self.len)),
+            _ => false,
+        }
+    }
+}
+
+impl std::str::FromStr for Cidr {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        let (addr, len) = s.split_once('/').map_or((s, None), |(a, l)| (a, Some(l)));
+        let net: IpAddr =
+            addr.trim().parse().map_err(|_| format!("{s:?} is not an address block like 10.0.0.0/8"))?;
+        let net = net.to_canonical();
+        let max = if net.is_ipv4() { 32 } else { 128 };
+        let len =
+            match len {
+                None => max,
+                Some(l) => l.trim().parse::<u8>().ok().filter(|l| *l <= max).ok_or_else(|| {
+                    format!("{s:?}: the prefix length must be a whole number from 0 to {max}")
+                })?,
+            };
+        Ok(Cidr { net, len })
+    }
+}
+
+/// Which addresses besides public ones webhooks may reach (`PIGEON_WEBHOOK_ALLOW_PRIVATE`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum PrivateNetworks {
+    /// None (the default).
+    #[default]
+    Refused,
+    /// Private and loopback ranges (`true`); link-local, where cloud metadata services answer,
+    /// is still refused.
+    Allowed,
+    /// These blocks alone (a comma-separated list of CIDRs), link-local ones too if listed.
+    Only(Vec<Cidr>),
+}
+
+impl PrivateNetworks {
+    /// Whether a webhook may connect to `ip`.
+    pub fn allows(&self, ip: IpAddr) -> bool {
+        if is_public(ip) {
+            return true;
+        }
+        match self {
+            PrivateNetworks::Refused => false,
+            PrivateNetworks::Allowed => !is_link_local(ip),
+            PrivateNetworks::Only(blocks) => blocks.iter().any(|b| b.contains(ip)),
+        }
+    }
+}
+
+impl std::str::FromStr for PrivateNetworks {
+    type Err = String;
+
+    /// `false` (or empty), `true`, or a comma-separated list of CIDRs.
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.trim() {
+            "" | "false" => Ok(PrivateNetworks::Refused),
+            "true" => Ok(PrivateNetworks::Allowed),
+            list => list
+                .split(',')
+                .filter(|b| !b.trim().is_empty())
+                .map(str::parse)
+                .collect::<Result<Vec<_>, _>>()
+                .map(PrivateNetworks::Only),
+        }
+    }
+}
+
+/// Checks a webhook URL at registration: absolute `http(s)`, a host, no credentials, and every
+/// address it resolves to one `allowed` lets webhooks reach. The error names `url`.
+pub async fn check_url(url: &str, allowed: &PrivateNetworks) -> Result<(), String> {
     let uri: awc::http::Uri = url.parse().map_err(|_| "url: not a valid absolute URL".to_string())?;
     if !matches!(uri.scheme_str(), Some("http" | "https")) {
         return Err("url: must start with http:// or https://".into());
@@ -94,14 +192,19 @@ pub async fn check_url(url: &str, allow_private: bool) -> Result<(), String> {
     if url.len() > 2048 {
         return Err("url: at most 2048 characters".into());
     }
-    if allow_private {
-        return Ok(());
-    }
     let port = auth.port_u16().unwrap_or(if uri.scheme_str() == Some("https") { 443 } else { 80 });
     let addrs =
         resolve(auth.host(), port).await.map_err(|e| format!("url: the host does not resolve ({e})"))?;
-    if addrs.is_empty() || addrs.iter().any(|a| !is_public(a.ip())) {
-        return Err("url: the host is or resolves to a private, loopback or link-local address".into());
+    if addrs.is_empty() || addrs.iter().any(|a| !allowed.allows(a.ip())) {
+        return Err(match allowed {
+            PrivateNetworks::Refused => {
+                "url: the host is or resolves to a private, loopback or link-local address".into()
+            }
+            PrivateNetworks::Allowed => "url: the host is or resolves to a link-local address".into(),
+            PrivateNetworks::Only(_) => {
+                "url: the host is or resolves to a non-public address outside the allowed networks".into()
+            }
+        });
     }
     Ok(())
 }
@@ -116,7 +219,7 @@ async fn resolve(host: &str, port: u16) -> std::io::Result<Vec<SocketAddr>> {
 
 /// The resolver every delivery connection uses: only public addresses are ever dialled.
 pub(crate) struct VettedResolver {
-    pub(crate) allow_private: bool,
+    pub(crate) allowed: PrivateNetworks,
 }
 
 impl Resolve for VettedResolver {
@@ -127,8 +230,7 @@ impl Resolve for VettedResolver {
     ) -> LocalBoxFuture<'a, Result<Vec<SocketAddr>, Box<dyn std::error::Error>>> {
         Box::pin(async move {
             let addrs = resolve(host, port).await?;
-            let vetted: Vec<_> =
-                addrs.into_iter().filter(|a| self.allow_private || is_public(a.ip())).collect();
+            let vetted: Vec<_> = addrs.into_iter().filter(|a| self.allowed.allows(a.ip())).collect();
             if vetted.is_empty() {
                 return Err(PRIVATE_REFUSED.into());
             }
@@ -204,13 +306,39 @@ mod tests {
 
     #[actix_rt::test]
     async fn registration_refuses_private_hosts_unless_allowed() {
+        let (refused, allowed) = (PrivateNetworks::Refused, PrivateNetworks::Allowed);
         for url in ["http://127.0.0.1:9/x", "http://[::1]/x", "http://localhost/x", "https://10.0.0.5/hook"] {
-            let e = check_url(url, false).await.unwrap_err();
+            let e = check_url(url, &refused).await.unwrap_err();
             assert!(e.starts_with("url:"), "{url}: {e}");
         }
-        assert!(check_url("http://127.0.0.1:9/x", true).await.is_ok());
+        assert!(check_url("http://127.0.0.1:9/x", &allowed).await.is_ok());
         for bad in ["ftp://example.com/x", "/relative", "http://user:pw@example.com/x", "not a url"] {
-            assert!(check_url(bad, true).await.is_err(), "{bad}");
+            assert!(check_url(bad, &allowed).await.is_err(), "{bad}");
+        }
+        // `true` still keeps cloud metadata out, in every spelling.
+        for metadata in
+            ["http://169.254.169.254/latest", "http://[fe80::1]/x", "http://[::ffff:169.254.169.254]/"]
+        {
+            assert!(check_url(metadata, &allowed).await.is_err(), "{metadata}");
+        }
+    }
+
+    #[test]
+    fn a_list_of_networks_allows_those_alone() {
+        let only: PrivateNetworks = "10.1.0.0/16, fd00::/8,169.254.169.254".parse().unwrap();
+        for ip in ["10.1.2.3", "::ffff:10.1.9.9", "fd12::1", "169.254.169.254", "8.8.8.8"] {
+            assert!(only.allows(ip.parse().unwrap()), "{ip}");
+        }
+        for ip in ["10.2.0.1", "127.0.0.1", "192.168.1.1", "fe80::1", "169.254.169.253"] {
+            assert!(!only.allows(ip.parse().unwrap()), "{ip}");
+        }
+        assert_eq!("false".parse::<PrivateNetworks>().unwrap(), PrivateNetworks::Refused);
+        assert_eq!("true".parse::<PrivateNetworks>().unwrap(), PrivateNetworks::Allowed);
+        let allowed = PrivateNetworks::Allowed;
+        assert!(allowed.allows("10.0.0.1".parse().unwrap()) && allowed.allows("::1".parse().unwrap()));
+        assert!(!allowed.allows("169.254.169.254".parse().unwrap()));
+        for bad in ["10.0.0.0/33", "yes", "10.0.0/8", "::/129"] {
+            assert!(bad.parse::<PrivateNetworks>().is_err(), "{bad}");
         }
     }
 }

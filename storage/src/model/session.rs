@@ -21,9 +21,19 @@ pub enum SessionPrincipal {
         tenant_id: Ulid,
         /// The provider's subject.
         sub: String,
+        /// The token's `exp` (Unix seconds): the session ends with the token (plus the API's
+        /// leeway). Sessions stored before it was kept read 0 and have ended.
+        #[serde(default)]
+        expires: i64,
     },
     /// The operator.
-    Operator,
+    Operator {
+        /// A digest of the operator token's stored hash when the session opened: a new operator
+        /// token ends every session opened with the old one. Sessions stored before it was kept
+        /// read empty and have ended.
+        #[serde(default)]
+        token: String,
+    },
 }
 
 /// A session, stored under the SHA-256 of its id (the id itself lives only in the cookie).

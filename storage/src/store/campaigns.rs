@@ -38,6 +38,16 @@ impl Campaigns {
         get_of(&self.campaigns, "campaigns", tenant, id)
     }
 
+    /// How many campaigns the tenant holds.
+    pub fn count(&self, tenant: Ulid) -> Result<usize, StoreError> {
+        let mut n = 0;
+        for k in self.campaigns.scan_prefix(tenant.to_bytes()).keys() {
+            k?;
+            n += 1;
+        }
+        Ok(n)
+    }
+
     /// A tenant's campaigns in creation order after `after`.
     pub fn page(
         &self,

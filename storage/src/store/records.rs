@@ -100,6 +100,16 @@ impl<T: Unique> Indexed<T> {
         }
     }
 
+    /// How many records the tenant holds, counted on its index (keys and ids only).
+    pub fn count(&self, tenant: Ulid) -> Result<usize, StoreError> {
+        let mut n = 0;
+        for k in self.index.scan_prefix(tenant.to_bytes()).keys() {
+            k?;
+            n += 1;
+        }
+        Ok(n)
+    }
+
     /// A tenant's records in creation order after `after`.
     pub fn page(&self, tenant: Ulid, after: Option<Ulid>, limit: usize) -> Result<Vec<T>, StoreError> {
         page(&self.records, self.name, &tenant.to_bytes(), after, limit)
