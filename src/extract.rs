@@ -80,8 +80,9 @@ fn with_bearer<T>(
     std::future::ready(engine(req).and_then(|e| check(&e, &bearer(req).ok_or(ApiError::InvalidApiKey)?)))
 }
 
-/// Proof that the caller holds the operator token. Failed attempts are throttled by client
-/// address (`Engine::operator_from`), a missing bearer counting as one.
+/// Proof that the caller holds the operator token. Wrong tokens are throttled by client
+/// address (`Engine::operator_from`); a request with no bearer at all guesses nothing, so it is
+/// answered 401 and not counted.
 pub struct Admin(pub Engine);
 
 impl FromRequest for Admin {
@@ -90,7 +91,7 @@ impl FromRequest for Admin {
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         std::future::ready(engine(req).and_then(|engine| {
-            let token = bearer_str(req).unwrap_or("");
+            let token = bearer_str(req).filter(|t| !t.is_empty()).ok_or(ApiError::InvalidApiKey)?;
             engine.operator_from(token, client_ip(req))?;
             Ok(Admin(engine))
         }))

@@ -2671,6 +2671,10 @@ export type OperatorDeactivateKeyErrors = {
      */
     404: ErrorBody;
     /**
+     * RATE_LIMIT_EXCEEDED: 10 failed operator tokens from this address within a minute; every attempt is refused until the minute is over (with `Retry-After`)
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR: a bug; details are in the server's log
      */
     500: ErrorBody;
@@ -2717,6 +2721,10 @@ export type OperatorReactivateKeyErrors = {
      */
     404: ErrorBody;
     /**
+     * RATE_LIMIT_EXCEEDED: 10 failed operator tokens from this address within a minute; every attempt is refused until the minute is over (with `Retry-After`)
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR: a bug; details are in the server's log
      */
     500: ErrorBody;
@@ -2749,6 +2757,10 @@ export type OperatorFleetErrors = {
      * INVALID_API_KEY: the key or token is missing, malformed or revoked, or a JWT was refused
      */
     401: ErrorBody;
+    /**
+     * RATE_LIMIT_EXCEEDED: 10 failed operator tokens from this address within a minute; every attempt is refused until the minute is over (with `Retry-After`)
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR: a bug; details are in the server's log
      */
@@ -2795,6 +2807,10 @@ export type OperatorListPhonesErrors = {
      * NOT_FOUND: no such tenant
      */
     404: ErrorBody;
+    /**
+     * RATE_LIMIT_EXCEEDED: 10 failed operator tokens from this address within a minute; every attempt is refused until the minute is over (with `Retry-After`)
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR: a bug; details are in the server's log
      */
@@ -2845,6 +2861,10 @@ export type OperatorCreatePhoneErrors = {
      */
     413: ErrorBody;
     /**
+     * RATE_LIMIT_EXCEEDED: 10 failed operator tokens from this address within a minute; every attempt is refused until the minute is over (with `Retry-After`)
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR: a bug; details are in the server's log
      */
     500: ErrorBody;
@@ -2890,6 +2910,10 @@ export type OperatorDeletePhoneErrors = {
      * NOT_FOUND: no such record in this account (ids of other tenants included)
      */
     404: ErrorBody;
+    /**
+     * RATE_LIMIT_EXCEEDED: 10 failed operator tokens from this address within a minute; every attempt is refused until the minute is over (with `Retry-After`)
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR: a bug; details are in the server's log
      */
@@ -2945,6 +2969,10 @@ export type OperatorPatchPhoneErrors = {
      */
     413: ErrorBody;
     /**
+     * RATE_LIMIT_EXCEEDED: 10 failed operator tokens from this address within a minute; every attempt is refused until the minute is over (with `Retry-After`)
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR: a bug; details are in the server's log
      */
     500: ErrorBody;
@@ -2991,6 +3019,10 @@ export type OperatorListTenantsErrors = {
      */
     401: ErrorBody;
     /**
+     * RATE_LIMIT_EXCEEDED: 10 failed operator tokens from this address within a minute; every attempt is refused until the minute is over (with `Retry-After`)
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR: a bug; details are in the server's log
      */
     500: ErrorBody;
@@ -3035,6 +3067,10 @@ export type OperatorCreateTenantErrors = {
      * PAYLOAD_TOO_LARGE: the body is over 1 MiB
      */
     413: ErrorBody;
+    /**
+     * RATE_LIMIT_EXCEEDED: 10 failed operator tokens from this address within a minute; every attempt is refused until the minute is over (with `Retry-After`)
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR: a bug; details are in the server's log
      */
@@ -3081,6 +3117,10 @@ export type OperatorGetTenantErrors = {
      * NOT_FOUND: no such record in this account (ids of other tenants included)
      */
     404: ErrorBody;
+    /**
+     * RATE_LIMIT_EXCEEDED: 10 failed operator tokens from this address within a minute; every attempt is refused until the minute is over (with `Retry-After`)
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR: a bug; details are in the server's log
      */
@@ -3135,6 +3175,10 @@ export type OperatorPatchTenantErrors = {
      * PAYLOAD_TOO_LARGE: the body is over 1 MiB
      */
     413: ErrorBody;
+    /**
+     * RATE_LIMIT_EXCEEDED: 10 failed operator tokens from this address within a minute; every attempt is refused until the minute is over (with `Retry-After`)
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR: a bug; details are in the server's log
      */
@@ -3628,6 +3672,10 @@ export type ApiKeysCreateErrors = {
      */
     408: ErrorBody;
     /**
+     * LIMIT_REACHED: the account holds the most records of this kind it may
+     */
+    409: ErrorBody;
+    /**
      * PAYLOAD_TOO_LARGE: the body is over 1 MiB
      */
     413: ErrorBody;
@@ -3792,6 +3840,10 @@ export type CampaignsCreateErrors = {
      * REQUEST_TIMEOUT: the body did not arrive within 10 s
      */
     408: ErrorBody;
+    /**
+     * LIMIT_REACHED: the account holds the most records of this kind it may
+     */
+    409: ErrorBody;
     /**
      * PAYLOAD_TOO_LARGE: the body is over 1 MiB
      */
@@ -4074,7 +4126,7 @@ export type ContactsCreateErrors = {
      */
     408: ErrorBody;
     /**
-     * DUPLICATE_CONTACT, with contact_id
+     * DUPLICATE_CONTACT, with contact_id; LIMIT_REACHED: the account holds the most records of this kind it may
      */
     409: ErrorBody;
     /**
@@ -4698,7 +4750,7 @@ export type TemplatesCreateErrors = {
      */
     408: ErrorBody;
     /**
-     * DUPLICATE_TEMPLATE
+     * DUPLICATE_TEMPLATE; LIMIT_REACHED: the account holds the most records of this kind it may
      */
     409: ErrorBody;
     /**
@@ -4982,6 +5034,10 @@ export type WebhooksCreateErrors = {
      * REQUEST_TIMEOUT: the body did not arrive within 10 s
      */
     408: ErrorBody;
+    /**
+     * LIMIT_REACHED: the account holds the most records of this kind it may
+     */
+    409: ErrorBody;
     /**
      * PAYLOAD_TOO_LARGE: the body is over 1 MiB
      */
