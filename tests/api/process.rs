@@ -79,9 +79,10 @@ async fn a_fresh_store_prints_a_generated_operator_token_once() {
     assert!(app.terminate().success());
 
     // A configured token replaces the stored one.
-    let app = spawn_binary(&data, Some("rotated"), &log);
+    let rotated = "rotated-operator-token-0123456789";
+    let app = spawn_binary(&data, Some(rotated), &log);
     app.call("GET", "/admin/v1/tenants", Some(&token), None).await.expect(401, Some("INVALID_API_KEY"));
-    app.call("GET", "/admin/v1/tenants", Some("rotated"), None).await.expect(200, None);
+    app.call("GET", "/admin/v1/tenants", Some(rotated), None).await.expect(200, None);
     drop(app);
 
     let logs = std::fs::read_to_string(&log).unwrap();

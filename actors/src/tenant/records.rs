@@ -390,3 +390,57 @@ pub fn render(
     }
     Ok((text, t.name))
 }
+
+#[cfg(test)]
+mod tests {
+    use pigeon_storage::model::Plan;
+
+    use super::*;
+    use crate::{Engine, EngineConfig};
+
+    /// The contacts' bound at its real size: the first create after the actor starts counts
+    /// what the store holds (written here straight to the store, as a long-lived tenant's would
+    /// be), then the actor keeps the count.
+    #[actix_rt::test]
+    async fn the_100_001st_contact_is_refused_and_a_delete_makes_room() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        let engine =
+            Engine::start(store.clone(), EngineConfig { arbiters: 1, ..Default::default() }).unwrap();
+        let tenant = engine.create_tenant("many".into(), Plan::Scale).await.unwrap().tenant.id;
+        let at = chrono::Utc::now();
+        for i in 0..Bounded::Contacts.bound() - 1 {
+            let c = ContactRecord {
+                id: Ulid::generate(),
+                tenant_id: tenant,
+                phone: format!("+1415{i:07}"),
+                name: None,
+                timezone: None,
+                attributes: BTreeMap::new(),
+                created_at: at,
+                updated_at: at,
+            };
+            store.contacts().put(&c, None).unwrap();
+        }
+        store.commit().await.unwrap();
+        let handle = engine.tenant(tenant).unwrap();
+        let phone = |s: &str| ContactChanges { phone: PhoneNumber::parse(s), ..Default::default() };
+        let last = handle.put_contact(None, phone("+14160000001")).await.unwrap();
+        let refused = handle.put_contact(None, phone("+14160000002")).await.unwrap_err();
+        assert!(
+            matches!(&refused, EngineError::LimitReached(m) if m.contains("100000 contacts")),
+            "{refused}"
+        );
+        // Changing one is no new record.
+        handle
+            .put_contact(
+                Some(last.id),
+                ContactChanges { name: Some(Some("Ada".into())), ..Default::default() },
+            )
+            .await
+            .unwrap();
+        handle.delete_contact(last.id).await.unwrap();
+        handle.put_contact(None, phone("+14160000002")).await.unwrap();
+        engine.shutdown().await.unwrap();
+    }
+}
