@@ -22,11 +22,22 @@ pg_work
 ec=$(free_port); ep=$(free_port)
 p1=$(free_port); p2=$(free_port); r1=$(free_port); r2=$(free_port)
 pids=()
+# Stops what this script started and nothing else (it may share the machine): the processes it
+# recorded (etcd, the Patroni members through runuser, which passes the signal on, the nodes),
+# then any postmaster a member left behind, named by its data directory's postmaster.pid.
+postmasters() { for m in pg1 pg2; do head -n 1 "$work/$m/postmaster.pid" 2>/dev/null || true; done; }
 cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  pkill -f "$work" 2>/dev/null || true
-  sleep 1
-  pkill -9 -f "$work" 2>/dev/null || true
+  local left
+  left=$(postmasters)
+  for p in "${pids[@]}" $left; do kill "$p" 2>/dev/null || true; done
+  # Up to 10 s to stop cleanly (Patroni stops its PostgreSQL first), then SIGKILL.
+  for _ in $(seq 20); do
+    local alive=0
+    for p in "${pids[@]}" $left; do kill -0 "$p" 2>/dev/null && alive=1; done
+    [ "$alive" = 0 ] && break
+    sleep 0.5
+  done
+  for p in "${pids[@]}" $left; do kill -9 "$p" 2>/dev/null || true; done
   rm -rf "$work"
 }
 trap cleanup EXIT
