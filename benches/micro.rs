@@ -26,7 +26,7 @@ fn framing(c: &mut Criterion) {
          content-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
         body.len()
     );
-    let mut f = pigeon::framing::Framing::default();
+    let mut f = pigeon::server::framing::Framing::default();
     c.bench_function("framing_one_send", |b| b.iter(|| f.feed(black_box(request.as_bytes())).is_ok()));
 }
 

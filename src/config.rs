@@ -86,7 +86,7 @@ impl Settings {
             actor_idle: pigeon_actors::DEFAULT_ACTOR_IDLE,
             identity: None,
             public_url: None,
-            max_pending_sends: crate::overload::DEFAULT_MAX_PENDING_SENDS,
+            max_pending_sends: crate::server::overload::DEFAULT_MAX_PENDING_SENDS,
         }
     }
 }

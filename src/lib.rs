@@ -8,14 +8,10 @@ pub mod edge;
 pub mod error;
 pub mod extract;
 pub mod fleet;
-pub mod framing;
 pub mod limits;
-pub mod memory;
-pub mod overload;
-pub mod restart;
 pub mod routes;
+pub mod server;
 pub mod startup;
 pub mod telemetry;
-pub mod wire;
 
 pub use pigeon_actors::clock;

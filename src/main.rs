@@ -117,7 +117,7 @@ struct ServeArgs {
     /// Sends in the accept path at once, at most; past the bound (under a flood, what the node
     /// answers in 15 ms, if fewer) the next is refused at once with 503 `OVERLOADED` and
     /// `Retry-After`, instead of queueing.
-    #[arg(long, env = "PIGEON_MAX_PENDING_SENDS", default_value_t = pigeon::overload::DEFAULT_MAX_PENDING_SENDS)]
+    #[arg(long, env = "PIGEON_MAX_PENDING_SENDS", default_value_t = pigeon::server::overload::DEFAULT_MAX_PENDING_SENDS)]
     max_pending_sends: usize,
     /// The shortest time between two group commits' flushes while sends arrive together: longer
     /// saves CPU (each flush costs the same whatever it carries) for a little latency; `0`
@@ -252,8 +252,8 @@ fn lease(s: &str) -> Result<std::time::Duration, String> {
 }
 
 async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
-    let purge_delay_ms = pigeon::memory::tune_for_server();
-    let listener = match pigeon::restart::inherited_listener() {
+    let purge_delay_ms = pigeon::server::memory::tune_for_server();
+    let listener = match pigeon::server::restart::inherited_listener() {
         Some(l) => l,
         None => TcpListener::bind(args.addr).map_err(|e| format!("cannot listen on {}: {e}", args.addr))?,
     };
@@ -285,7 +285,7 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
         max_pending_sends: args.max_pending_sends,
     };
     let app = Application::build(settings, listener, SystemClock::shared()).await?;
-    pigeon::restart::watch(app.engine().store_health(), restart_fd)?;
+    pigeon::server::restart::watch(app.engine().store_health(), restart_fd)?;
     if let Some(token) = app.generated_admin_token() {
         // Printed, never logged: the store keeps only its hash, so this is the one chance to copy it.
         say!("Operator token (shown once; only its hash is stored): {token}");

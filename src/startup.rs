@@ -3,8 +3,6 @@
 
 use std::net::TcpListener;
 
-use actix_http::HttpService;
-use actix_service::ServiceFactoryExt;
 use actix_web::dev::{Server, ServerHandle};
 use actix_web::middleware::from_fn;
 use actix_web::{web, App};
@@ -13,8 +11,8 @@ use pigeon_actors::storage::Store;
 use pigeon_actors::{Engine, EngineConfig};
 
 use crate::config::Settings;
-use crate::limits::{HEADER_TIMEOUT, MAX_BODY};
-use crate::{edge, routes, wire};
+use crate::limits::MAX_BODY;
+use crate::{edge, routes};
 
 /// Why the server could not start.
 #[derive(Debug, thiserror::Error)]
@@ -117,7 +115,7 @@ impl Application {
         let port = listener.local_addr()?.port();
         let data = web::Data::new(engine.clone());
         let bench = web::Data::new(crate::routes::health::BenchRoutes(settings.bench_routes));
-        let gate = web::Data::from(crate::overload::Gate::new(settings.max_pending_sends));
+        let gate = web::Data::from(crate::server::overload::Gate::new(settings.max_pending_sends));
         let secure = web::Data::new(crate::dashboard::SecureCookies(
             settings.public_url.as_deref().is_some_and(|u| u.starts_with("https://")),
         ));
@@ -134,44 +132,7 @@ impl Application {
                 .configure(crate::dashboard::configure)
                 .default_service(web::to(routes::not_found))
         };
-        let workers = settings.workers.unwrap_or_else(default_workers).max(1);
-        let local = listener.local_addr()?;
-        // What `HttpServer` builds, but with each connection's stream wrapped (see `wire.rs`).
-        let builder = actix_server::Server::build();
-        // Ends idle keep-alive connections at a graceful stop instead of waiting out their 5 s.
-        let stopping = builder.graceful_shutdown_signal();
-        let server = builder
-            .workers(workers)
-            .max_concurrent_connections(connections_per_worker(workers))
-            .shutdown_timeout(30)
-            .listen("pigeon", listener, move || {
-                // Runs once on each worker's thread.
-                pigeon_actors::name_thread(c"pigeon-http");
-                // The default `AppConfig` (host `localhost:8080`): its constructor is private to
-                // actix-web, and nothing here builds URLs from it.
-                let app = actix_service::map_config(app(), |_| actix_web::dev::AppConfig::default());
-                let stopping = stopping.clone();
-                actix_service::fn_service(|io: actix_web::rt::net::TcpStream| async move {
-                    let peer = io.peer_addr().ok();
-                    Ok::<_, actix_http::error::DispatchError>((wire::Enveloped::new(io), peer))
-                })
-                .and_then(
-                    HttpService::build()
-                        .graceful_shutdown_signal(move || {
-                            let stopping = stopping.clone();
-                            async move { stopping.notified().await }
-                        })
-                        .h1_allow_half_closed(true)
-                        .on_connect_ext(|io: &wire::Enveloped<_>, data| {
-                            data.insert(io.peer_gone());
-                        })
-                        .client_request_timeout(HEADER_TIMEOUT)
-                        .client_disconnect_timeout(std::time::Duration::from_secs(1))
-                        .local_addr(local)
-                        .h1(app),
-                )
-            })?
-            .run();
+        let server = crate::server::serve(listener, settings.workers, app)?;
         Ok(Self { port, server, engine, generated_admin_token, demo })
     }
 
@@ -208,54 +169,6 @@ impl Application {
         tracing::info!("stopped cleanly");
         Ok(())
     }
-}
-
-/// HTTP workers when the operator sets none: half the cores, at least one. A send costs more
-/// CPU after the HTTP worker (the tenant actor, the store, the group commit) than in it, and a
-/// flood of requests keeps every worker busy however many are refused: with one worker per core
-/// the workers and the flood's clients took the cores from the actors and the committer, and the
-/// sends taken waited for them. On the 2-core VM, one worker instead of two: under a 1,024-connection
-/// flood the sends taken reached the client at p99 36–73 ms instead of 53–71 (median of six
-/// phases 40 against 62), closed-loop sends 7.1k against 6.8k/s, the no-op route 24.7k against
-/// 30.9k/s (docs/operating.md, "Overload").
-fn default_workers() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get() / 2).max(1)
-}
-
-/// Descriptors kept back from client connections: the store's files, webhook connections (up
-/// to 32 per endpoint in flight), logs.
-const RESERVED_DESCRIPTORS: u64 = 512;
-
-/// Connections each worker accepts at once, so that all of them together stay below the
-/// process's descriptor limit: past it, `accept` fails and the node stops answering anyone. The
-/// soft limit is raised to the hard one first (often 1,024 soft against 500k+ hard).
-fn connections_per_worker(workers: usize) -> usize {
-    let limit = raise_descriptor_limit();
-    let cap = limit.saturating_sub(RESERVED_DESCRIPTORS).max(64 * workers as u64) / workers as u64;
-    tracing::info!(descriptors = limit, connections_per_worker = cap, "connection cap");
-    cap.min(25_000) as usize
-}
-
-/// Raises the soft `RLIMIT_NOFILE` to the hard limit; returns the soft limit in force.
-#[cfg(target_os = "linux")]
-fn raise_descriptor_limit() -> u64 {
-    use rustix::process::{getrlimit, setrlimit, Resource, Rlimit};
-    const CEILING: u64 = 1 << 20;
-    let now = getrlimit(Resource::Nofile);
-    let soft = now.current.unwrap_or(CEILING);
-    let hard = now.maximum.unwrap_or(CEILING).min(CEILING);
-    if soft < hard
-        && setrlimit(Resource::Nofile, Rlimit { current: Some(hard), maximum: now.maximum }).is_ok()
-    {
-        return hard;
-    }
-    soft
-}
-
-/// Elsewhere the limit is left as it is and assumed to be the common 1,024.
-#[cfg(not(target_os = "linux"))]
-fn raise_descriptor_limit() -> u64 {
-    1024
 }
 
 /// For tests only: `PIGEON_TEST_RECOVERY_DELAY_MS` holds start-up recovery back this long, so sends

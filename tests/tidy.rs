@@ -1,7 +1,7 @@
 //! Tidy checks over the source tree (as rust-analyzer's): every module says what it is for, the
-//! files of `storage/` and `actors/` stay small enough to read in one sitting, and the modules of
-//! `actors/` depend on each other in one direction only (ARCHITECTURE.md "Code map"), and every
-//! HTTP client takes the shared TLS settings.
+//! files of every crate stay small enough to read in one sitting, the modules of every crate (and
+//! the files of every module directory) depend on each other in one direction only
+//! (ARCHITECTURE.md "Code map"), and every HTTP client takes the shared TLS settings.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -39,9 +39,12 @@ fn every_module_starts_with_a_doc_comment() {
     assert!(missing.is_empty(), "modules without a `//!` line: {missing:?}");
 }
 
+/// Every crate's sources.
+const CRATES: [&str; 6] = ["src", "actors/src", "storage/src", "loadtest/src", "agent/src", "protocol/src"];
+
 #[test]
-fn no_file_of_the_engine_or_the_store_is_too_long() {
-    let long: Vec<_> = ["actors/src", "storage/src"]
+fn no_file_of_any_crate_is_too_long() {
+    let long: Vec<_> = CRATES
         .iter()
         .flat_map(|d| rust_files(&root().join(d)))
         .map(|p| (std::fs::read_to_string(&p).unwrap().lines().count(), p))
@@ -128,6 +131,89 @@ fn the_modules_of_each_crate_import_each_other_in_one_direction() {
             panic!("import circle in {dir}/: {}", circle.join(" -> "));
         }
     }
+}
+
+/// The files of one module directory (`actors/src/tenant/`, module path `tenant`) and the
+/// siblings each names, as `super::x` or `crate::tenant::x`; `mod.rs` is the directory's own
+/// module, not a sibling.
+fn nested_graph(dir: &Path, module_path: &str) -> BTreeMap<String, BTreeSet<String>> {
+    let mut graph = BTreeMap::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let p = entry.unwrap().path();
+        let name = p.file_stem().unwrap().to_string_lossy().into_owned();
+        if name == "mod" {
+            continue;
+        }
+        let files = if p.is_dir() { rust_files(&p) } else { vec![p] };
+        let mut deps = BTreeSet::new();
+        let own = format!("crate::{module_path}::");
+        for f in files {
+            for line in std::fs::read_to_string(f).unwrap().lines() {
+                let code = line.split("//").next().unwrap_or("");
+                for prefix in ["super::", own.as_str()] {
+                    for (i, _) in code.match_indices(prefix) {
+                        // `super::super::` and the like reach further up: not a sibling.
+                        let rest = &code[i + prefix.len()..];
+                        let names: Vec<&str> = match rest.strip_prefix('{') {
+                            Some(group) => group.split('}').next().unwrap_or("").split(',').collect(),
+                            None => vec![rest],
+                        };
+                        for n in names {
+                            let n = n.trim();
+                            let end = n.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(n.len());
+                            deps.insert(n[..end].to_owned());
+                        }
+                    }
+                }
+            }
+        }
+        deps.remove(&name);
+        graph.insert(name, deps);
+    }
+    let names: BTreeSet<_> = graph.keys().cloned().collect();
+    for deps in graph.values_mut() {
+        deps.retain(|d| names.contains(d));
+    }
+    graph
+}
+
+/// Every module directory under a crate's `src`, with its module path (`engine`, `pg/fleet`).
+fn module_dirs(src: &Path, path: &str, out: &mut Vec<(PathBuf, String)>) {
+    for entry in std::fs::read_dir(src).unwrap() {
+        let p = entry.unwrap().path();
+        if p.is_dir() {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            let module = if path.is_empty() { name } else { format!("{path}::{name}") };
+            module_dirs(&p, &module, out);
+            out.push((p, module));
+        }
+    }
+}
+
+#[test]
+fn the_files_of_each_module_directory_import_each_other_in_one_direction() {
+    let mut dirs = Vec::new();
+    for c in CRATES {
+        module_dirs(&root().join(c), "", &mut dirs);
+    }
+    assert!(dirs.iter().any(|(_, m)| m == "tenant"), "the walk finds actors/src/tenant: {dirs:?}");
+    for (dir, module) in dirs {
+        if let Some(circle) = import_circle(&nested_graph(&dir, &module)) {
+            panic!("import circle in {}: {}", dir.display(), circle.join(" -> "));
+        }
+    }
+}
+
+#[test]
+fn a_nested_circle_is_found() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.rs"), "use super::b::X;\n").unwrap();
+    std::fs::write(dir.path().join("b.rs"), "fn f() { crate::m::a::y(); }\n").unwrap();
+    std::fs::write(dir.path().join("c.rs"), "use super::{a, b};\n").unwrap();
+    let graph = nested_graph(dir.path(), "m");
+    assert!(import_circle(&graph).is_some(), "{graph:?}");
+    std::fs::write(dir.path().join("b.rs"), "fn f() {}\n").unwrap();
+    assert!(import_circle(&nested_graph(dir.path(), "m")).is_none());
 }
 
 #[test]

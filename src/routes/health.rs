@@ -55,7 +55,10 @@ pub fn document() -> String {
 /// CPU time and wait for a core. Unauthenticated, like the probes: it holds no tenant data.
 #[utoipa::path(get, path = "/metrics", tag = "operations",
     responses((status = 200, description = "Prometheus text exposition format", content_type = "text/plain")))]
-pub async fn metrics(engine: web::Data<Engine>, gate: web::Data<crate::overload::Gate>) -> HttpResponse {
+pub async fn metrics(
+    engine: web::Data<Engine>,
+    gate: web::Data<crate::server::overload::Gate>,
+) -> HttpResponse {
     let handle = crate::telemetry::metrics();
     let c = engine.commit_stats();
     metrics::counter!("pigeon_store_flushes_total").absolute(c.flushes);

@@ -245,7 +245,7 @@ pub(crate) fn idempotency_key(req: &actix_web::HttpRequest) -> Result<Option<Str
         (status = 429, description = "RATE_LIMIT_EXCEEDED, QUOTA_EXCEEDED, NEW_CONTACT_LIMIT", body = ErrorBody),
         (status = 503, description = "NO_PHONE_AVAILABLE: every phone is offline or at its daily limit; OVERLOADED: the node is taking all the sends it can (with `Retry-After`: retry with backoff)", body = ErrorBody)))]
 pub async fn send(
-    mut admitted: crate::overload::Admitted,
+    mut admitted: crate::server::overload::Admitted,
     engine: web::Data<Engine>,
     http: actix_web::HttpRequest,
     body: Result<Json<SendBody>, ApiError>,

@@ -242,7 +242,7 @@ pub async fn jobs(
     };
     // An agent that dies mid-poll closes its connection: the poll ends then, and jobs that were
     // on their way go back to the queue at once instead of waiting out a lease nobody holds.
-    let gone = http.conn_data::<std::sync::Arc<crate::wire::PeerGone>>().cloned();
+    let gone = http.conn_data::<std::sync::Arc<crate::server::wire::PeerGone>>().cloned();
     let poll = std::pin::pin!(agent.poll(Duration::from_secs(wait)));
     let jobs = match gone {
         Some(gone) => match futures_util::future::select(poll, std::pin::pin!(gone.wait())).await {

@@ -158,7 +158,7 @@ impl Handler<Inbound> for TenantActor {
             let fingerprint = credentials::hash(&format!("{}\n{}", msg.from.as_str(), msg.body));
             if let Some(key) = &key {
                 if let Some(first) =
-                    super::send::first_answer(&self.store, self.tenant.id, key, &fingerprint, now)?
+                    super::idempotency::first_answer(&self.store, self.tenant.id, key, &fingerprint, now)?
                 {
                     // A key written just before a crash may have no message: record it now.
                     if let Some(m) = self.store.messages().get(self.tenant.id, first.message_id)? {

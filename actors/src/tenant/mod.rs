@@ -8,6 +8,7 @@
 mod admission;
 mod campaigns;
 mod detect;
+mod idempotency;
 mod keys;
 mod lifecycle;
 mod phones;
@@ -40,6 +41,7 @@ pub use campaigns::NewCampaign;
 pub(crate) use campaigns::{CancelCampaign, CreateCampaign, Launch};
 pub use detect::Detection;
 pub(crate) use detect::{DetectNumber, DETECTION_TTL};
+pub(crate) use idempotency::IDEMPOTENCY_WINDOW;
 pub use keys::NewKey;
 pub(crate) use keys::{new_key, CreateKey, ListKeys, RevokeKey, SetKeyActive};
 pub(crate) use lifecycle::{CancelMessage, CompleteTest, Inbound, Release};
@@ -49,7 +51,7 @@ pub(crate) use phones::{AddPhone, ListPhones, PhoneSlot, RemovePhone, UpdatePhon
 pub use records::{render, ContactChanges};
 pub(crate) use records::{DeleteContact, DeleteTemplate, PutContact, PutTemplate};
 pub use send::{choose_phone, SendRequest};
-pub(crate) use send::{AdmitSend, Send, IDEMPOTENCY_WINDOW, NEW_CONTACTS};
+pub(crate) use send::{AdmitSend, Send, NEW_CONTACTS};
 pub(crate) use webhooks::{
     CreateWebhook, DeleteWebhook, ListWebhooks, RetryDelivery, RotateSecret, SendTestEvent,
 };

@@ -9,6 +9,7 @@ use pigeon_storage::model::{
 use ulid::Ulid;
 
 use super::admission::{RateInfo, CALLS};
+use super::idempotency::first_answer;
 use super::lifecycle::CompleteTest;
 use super::phones::sent_counter;
 use super::TenantActor;
@@ -57,29 +58,6 @@ impl SendRequest {
 
 /// Counter name prefix of first-time recipients per day.
 pub(crate) const NEW_CONTACTS: &str = "new_contacts:";
-
-/// How long an idempotency key is honoured.
-pub(crate) const IDEMPOTENCY_WINDOW: chrono::TimeDelta = chrono::TimeDelta::hours(24);
-
-/// The first answer to `key` within the window, if any; the key with another request (another
-/// `fingerprint`) is refused. Sends and inbound texts share it.
-pub(crate) fn first_answer(
-    store: &pigeon_storage::Store,
-    tenant: Ulid,
-    key: &str,
-    fingerprint: &str,
-    now: chrono::DateTime<chrono::Utc>,
-) -> Result<Option<IdempotencyRecord>, EngineError> {
-    let Some(first) =
-        store.messages().idempotency(tenant, key)?.filter(|r| now - r.created_at < IDEMPOTENCY_WINDOW)
-    else {
-        return Ok(None);
-    };
-    if !credentials::hashes_match(&first.fingerprint, fingerprint) {
-        return Err(EngineError::IdempotencyKeyReused);
-    }
-    Ok(Some(first))
-}
 
 /// Decide and record a send.
 #[derive(Message, Clone)]

@@ -24,7 +24,7 @@ use actix_web::ResponseError;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
 use crate::error::ApiError;
-use crate::framing::Framing;
+use crate::server::framing::Framing;
 
 /// A connection's stream whose bare dispatcher errors are rewritten (see the module docs).
 pub struct Enveloped<T> {
