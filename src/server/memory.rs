@@ -16,7 +16,7 @@ const PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 /// page faulted in and zeroed by the kernel anew; as the heap ages and scatters that churn grows.
 /// In alternating 12-minute soaks the CPU a message, against a fixed probe of the machine, grew
 /// 8-10 % with it and stayed within 2 % without it, for ~40 MiB more RSS held at the node's peak,
-/// and more after many tenants wake at once (docs/performance.md, "2026-11-29, evening").
+/// and more after many tenants wake at once (docs/lab/2026-11-29-mimalloc-keeps-what-frees-pigeon.md).
 const NEVER: std::ffi::c_long = -1;
 
 /// Applies pigeon's allocator settings, except where the operator set mimalloc's own variable

@@ -24,7 +24,7 @@ const LINGER: std::time::Duration = std::time::Duration::from_micros(300);
 /// I/O thread, the sync, waking every writer), and a busy node flushed as soon as the last flush
 /// ended: 1,600 flushes a second at 2,000 sends a second. Paced at 1 ms, the node's CPU per
 /// message fell by 15–25 % at 2,000 and 6,000 sends a second, for 0.1–0.6 ms more at p50 and
-/// at most 1.6 ms more at p99 (docs/performance.md, "group commit pacing"). A flush that itself
+/// at most 1.6 ms more at p99 (docs/lab/2026-11-25-group-commit-pacing.md). A flush that itself
 /// took longer than the pace is followed by no more than [`LINGER`]; a lone writer never waits.
 pub const DEFAULT_MIN_FLUSH_INTERVAL: std::time::Duration = std::time::Duration::from_millis(1);
 
@@ -33,8 +33,8 @@ pub const DEFAULT_MIN_FLUSH_INTERVAL: std::time::Duration = std::time::Duration:
 /// (by a writer, its pace's timer, the disk) several times a flush, and a woken thread with
 /// the default slice waits for the threads already queued; asking for a short one puts it ahead.
 /// Its CPU share is unchanged. In alternating runs at 8,865 sends a second its time runnable but
-/// not running fell from 915–955 to 185–247 ms in every 10 s (docs/performance.md, "2026-11-30,
-/// early morning").
+/// not running fell from 915–955 to 185–247 ms in every 10 s (docs/lab/
+/// 2026-11-30-committer-short-slice-every-aim.md).
 const COMMIT_SLICE: std::time::Duration = std::time::Duration::from_micros(100);
 
 /// A flush longer than this counts as slow: it alone uses up the send path's latency budget

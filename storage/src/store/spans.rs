@@ -2,7 +2,7 @@
 //! deliveries. On sled, deleting old records key by key wrote a delete for each one into a leaf
 //! last touched minutes before (read back from disk first, on a VM that drops cold page cache),
 //! and sled then rewrote the half-empty leaves: at 7,300 sends a second with a 2-minute retention
-//! that took the accept p99.9 from 9 to 85 ms (docs/performance.md, 2026-11-27). Here each stretch
+//! that took the accept p99.9 from 9 to 85 ms (docs/lab/2026-11-27-retention-drops-spans-time-whole.md). Here each stretch
 //! of time, a *span*, is a sled tree of its own (`<family>@<start ms>+<length ms>`), and
 //! retention *retires* a span whose time is over: it copies the records not yet final into the
 //! family's base tree (the family's name, which also holds every record from before spans) and
