@@ -53,33 +53,41 @@ fn no_file_of_any_crate_is_too_long() {
     assert!(long.is_empty(), "files over {MAX_LINES} lines: {long:?}");
 }
 
-/// The top-level modules of a crate's `dir` that each module names as `crate::…`.
-fn module_graph(dir: &str) -> BTreeMap<String, BTreeSet<String>> {
-    let src = root().join(dir);
-    let mut graph = BTreeMap::new();
-    for entry in std::fs::read_dir(&src).unwrap() {
+/// The modules in `dir` (a file, or a directory with its files), leaving out `skip` (the
+/// crate root or the directory's own `mod.rs`).
+fn modules_in(dir: &Path, skip: &str) -> Vec<(String, Vec<PathBuf>)> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
         let p = entry.unwrap().path();
         let name = p.file_stem().unwrap().to_string_lossy().into_owned();
-        if name == "lib" {
-            continue;
+        if name != skip {
+            out.push((name, if p.is_dir() { rust_files(&p) } else { vec![p] }));
         }
-        let files = if p.is_dir() { rust_files(&p) } else { vec![p] };
+    }
+    out
+}
+
+/// Which of `modules` each one names after one of `prefixes` (`crate::x`, `super::x`, or a
+/// group: `use crate::{a, b::C}`), outside comments.
+fn graph_of(modules: Vec<(String, Vec<PathBuf>)>, prefixes: &[&str]) -> BTreeMap<String, BTreeSet<String>> {
+    let mut graph = BTreeMap::new();
+    for (name, files) in modules {
         let mut deps = BTreeSet::new();
         for f in files {
             for line in std::fs::read_to_string(f).unwrap().lines() {
                 let code = line.split("//").next().unwrap_or("");
-                for (i, _) in code.match_indices("crate::") {
-                    let rest = &code[i + "crate::".len()..];
-                    if let Some(group) = rest.strip_prefix('{') {
-                        // `use crate::{a, b::C};`
-                        let group = group.split('}').next().unwrap_or("");
-                        deps.extend(
-                            group.split(',').map(|s| s.trim().split("::").next().unwrap().to_owned()),
-                        );
-                    } else {
-                        let end =
-                            rest.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(rest.len());
-                        deps.insert(rest[..end].to_owned());
+                for prefix in prefixes {
+                    for (i, _) in code.match_indices(prefix) {
+                        let rest = &code[i + prefix.len()..];
+                        let named: Vec<&str> = match rest.strip_prefix('{') {
+                            Some(group) => group.split('}').next().unwrap_or("").split(',').collect(),
+                            None => vec![rest],
+                        };
+                        for n in named {
+                            let n = n.trim();
+                            let end = n.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(n.len());
+                            deps.insert(n[..end].to_owned());
+                        }
                     }
                 }
             }
@@ -92,6 +100,11 @@ fn module_graph(dir: &str) -> BTreeMap<String, BTreeSet<String>> {
         deps.retain(|d| names.contains(d));
     }
     graph
+}
+
+/// The top-level modules of a crate's `dir` that each module names as `crate::…`.
+fn module_graph(dir: &str) -> BTreeMap<String, BTreeSet<String>> {
+    graph_of(modules_in(&root().join(dir), "lib"), &["crate::"])
 }
 
 /// A circle of imports in `graph`, if there is one (depth-first search for a back edge).
@@ -137,44 +150,8 @@ fn the_modules_of_each_crate_import_each_other_in_one_direction() {
 /// siblings each names, as `super::x` or `crate::tenant::x`; `mod.rs` is the directory's own
 /// module, not a sibling.
 fn nested_graph(dir: &Path, module_path: &str) -> BTreeMap<String, BTreeSet<String>> {
-    let mut graph = BTreeMap::new();
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let p = entry.unwrap().path();
-        let name = p.file_stem().unwrap().to_string_lossy().into_owned();
-        if name == "mod" {
-            continue;
-        }
-        let files = if p.is_dir() { rust_files(&p) } else { vec![p] };
-        let mut deps = BTreeSet::new();
-        let own = format!("crate::{module_path}::");
-        for f in files {
-            for line in std::fs::read_to_string(f).unwrap().lines() {
-                let code = line.split("//").next().unwrap_or("");
-                for prefix in ["super::", own.as_str()] {
-                    for (i, _) in code.match_indices(prefix) {
-                        // `super::super::` and the like reach further up: not a sibling.
-                        let rest = &code[i + prefix.len()..];
-                        let names: Vec<&str> = match rest.strip_prefix('{') {
-                            Some(group) => group.split('}').next().unwrap_or("").split(',').collect(),
-                            None => vec![rest],
-                        };
-                        for n in names {
-                            let n = n.trim();
-                            let end = n.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(n.len());
-                            deps.insert(n[..end].to_owned());
-                        }
-                    }
-                }
-            }
-        }
-        deps.remove(&name);
-        graph.insert(name, deps);
-    }
-    let names: BTreeSet<_> = graph.keys().cloned().collect();
-    for deps in graph.values_mut() {
-        deps.retain(|d| names.contains(d));
-    }
-    graph
+    let own = format!("crate::{module_path}::");
+    graph_of(modules_in(dir, "mod"), &["super::", &own])
 }
 
 /// Every module directory under a crate's `src`, with its module path (`engine`, `pg/fleet`).

@@ -313,14 +313,24 @@ mod tests {
         }
         let dir = tempfile::tempdir().unwrap();
         let store = crate::Store::open(dir.path()).unwrap();
-        let committers: Vec<String> = std::fs::read_dir("/proc/self/task")
-            .unwrap()
-            .filter_map(|e| e.ok()?.file_name().into_string().ok())
-            .filter(|t| {
-                std::fs::read_to_string(format!("/proc/self/task/{t}/comm"))
-                    .is_ok_and(|c| c.trim() == "pigeon-commit")
-            })
-            .collect();
+        let committers = || -> Vec<String> {
+            std::fs::read_dir("/proc/self/task")
+                .unwrap()
+                .filter_map(|e| e.ok()?.file_name().into_string().ok())
+                .filter(|t| {
+                    std::fs::read_to_string(format!("/proc/self/task/{t}/comm"))
+                        .is_ok_and(|c| c.trim() == "pigeon-commit")
+                })
+                .collect()
+        };
+        // The thread names itself once it runs, which may be after `open` returns.
+        let started = std::time::Instant::now();
+        let mut found = committers();
+        while found.is_empty() && started.elapsed() < std::time::Duration::from_secs(2) {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+            found = committers();
+        }
+        let committers = found;
         assert!(!committers.is_empty(), "no pigeon-commit thread found");
         let want = COMMIT_SLICE.as_nanos() as u64;
         // Other tests' committers come and go, and a new one asks as its first step: wait a little

@@ -40,12 +40,7 @@ impl Campaigns {
 
     /// How many campaigns the tenant holds.
     pub fn count(&self, tenant: Ulid) -> Result<usize, StoreError> {
-        let mut n = 0;
-        for k in self.campaigns.scan_prefix(tenant.to_bytes()).keys() {
-            k?;
-            n += 1;
-        }
-        Ok(n)
+        self.campaigns.count_prefix(tenant.to_bytes())
     }
 
     /// A tenant's campaigns in creation order after `after`.

@@ -102,12 +102,7 @@ impl<T: Unique> Indexed<T> {
 
     /// How many records the tenant holds, counted on its index (keys and ids only).
     pub fn count(&self, tenant: Ulid) -> Result<usize, StoreError> {
-        let mut n = 0;
-        for k in self.index.scan_prefix(tenant.to_bytes()).keys() {
-            k?;
-            n += 1;
-        }
-        Ok(n)
+        self.index.count_prefix(tenant.to_bytes())
     }
 
     /// A tenant's records in creation order after `after`.

@@ -168,6 +168,11 @@ impl Tree {
         }
     }
 
+    /// How many records have keys starting with `prefix` (their keys are read, not decoded).
+    pub(crate) fn count_prefix<P: AsRef<[u8]>>(&self, prefix: P) -> Result<usize, StoreError> {
+        self.scan_prefix(prefix).keys().try_fold(0, |n, k| k.map(|_| n + 1))
+    }
+
     /// Every record, in key order.
     pub(crate) fn iter(&self) -> Iter {
         self.range::<&[u8], _>(..)
