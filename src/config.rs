@@ -47,6 +47,9 @@ pub struct Database {
     pub lease: std::time::Duration,
     /// The URL other nodes forward to; `None`: `http://` and the address the node listens on.
     pub advertise_url: Option<String>,
+    /// The node has the database to itself (`--single-node`): no leases, no forwarding, no
+    /// fencing, and no other node may use the database beside it.
+    pub single_node: bool,
 }
 
 /// Five seconds: a dead node's tenants wait at most this long for another node.
@@ -55,7 +58,7 @@ pub const DEFAULT_LEASE: std::time::Duration = std::time::Duration::from_secs(5)
 impl Database {
     /// A database with the default lease, advertising the address the node listens on.
     pub fn new(url: String, pool: usize) -> Self {
-        Self { url, pool, lease: DEFAULT_LEASE, advertise_url: None }
+        Self { url, pool, lease: DEFAULT_LEASE, advertise_url: None, single_node: false }
     }
 }
 
@@ -65,6 +68,7 @@ impl std::fmt::Debug for Database {
             .field("pool", &self.pool)
             .field("lease", &self.lease)
             .field("advertise_url", &self.advertise_url)
+            .field("single_node", &self.single_node)
             .finish_non_exhaustive()
     }
 }

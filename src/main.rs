@@ -86,6 +86,10 @@ struct ServeArgs {
     /// requests to (default: `http://` and `--addr`).
     #[arg(long, env = "PIGEON_ADVERTISE_URL")]
     advertise_url: Option<String>,
+    /// With `--database-url`, have the database to this node alone, as a sled directory: no
+    /// leases, forwarding or fencing; no other node (of a fleet, or on its own) may use it.
+    #[arg(long, env = "PIGEON_SINGLE_NODE", requires = "database_url", conflicts_with = "advertise_url")]
+    single_node: bool,
     /// Operator token, at least 24 characters; when unset (or empty) on a fresh store one is
     /// generated and printed once.
     #[arg(long, env = "PIGEON_ADMIN_TOKEN", hide_env_values = true)]
@@ -265,6 +269,7 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
         database: args.database_url.map(|url| pigeon::config::Database {
             lease: args.lease,
             advertise_url: args.advertise_url,
+            single_node: args.single_node,
             ..pigeon::config::Database::new(url, args.database_pool.into())
         }),
         admin_token: args.admin_token,

@@ -60,15 +60,17 @@ impl Application {
         let opening = std::time::Instant::now();
         let store = match &settings.database {
             Some(db) => {
-                let fleet = pigeon_actors::storage::pg::FleetConfig {
-                    advertise_url: match &db.advertise_url {
-                        Some(u) => u.trim_end_matches('/').to_owned(),
-                        None => format!("http://{}", listener.local_addr()?),
-                    },
-                    lease: db.lease,
-                    version: env!("CARGO_PKG_VERSION").into(),
-                    fence: true,
-                    home: Some(settings.data_dir.clone()),
+                let fleet = match db.single_node {
+                    true => None,
+                    false => Some(pigeon_actors::storage::fleet::FleetConfig {
+                        advertise_url: match &db.advertise_url {
+                            Some(u) => u.trim_end_matches('/').to_owned(),
+                            None => format!("http://{}", listener.local_addr()?),
+                        },
+                        lease: db.lease,
+                        version: env!("CARGO_PKG_VERSION").into(),
+                        home: Some(settings.data_dir.clone()),
+                    }),
                 };
                 Store::open_postgres(&db.url, db.pool, settings.cache_mb, clock, fleet)?
             }

@@ -64,7 +64,7 @@ impl Actor for Scheduler {
     fn started(&mut self, ctx: &mut Self::Context) {
         // A node of a fleet holds the messages of the tenants it takes, as it takes them.
         let held =
-            if self.store.fleet().is_none() { self.store.messages().scheduled() } else { Ok(Vec::new()) };
+            if self.store.fleet().shared() { Ok(Vec::new()) } else { self.store.messages().scheduled() };
         match held {
             Ok(held) => {
                 if !held.is_empty() {

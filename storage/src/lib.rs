@@ -15,6 +15,7 @@ pub mod clock;
 mod commit;
 mod compact;
 mod error;
+pub mod fleet;
 mod health;
 pub mod model;
 pub mod pg;

@@ -29,7 +29,7 @@ mod iter;
 mod schema;
 mod tls;
 
-pub use fleet::{Acquired, Fleet, FleetConfig, NodeInfo, Owner};
+pub use fleet::{Acquired, FleetConfig, Leases, NodeInfo, Owner};
 pub(crate) use iter::PgIter;
 use schema::{dedicated, migrate, TREES};
 
@@ -55,8 +55,12 @@ pub(crate) struct Pg {
     target: String,
     /// A connection of its own, for the health probe (see [`schema::dedicated`]).
     conn: Arc<tokio::sync::Mutex<deadpool_postgres::ClientWrapper>>,
-    /// This node's membership of the fleet and the leases it holds (`fleet.rs`).
-    fleet: Arc<Fleet>,
+    /// Whether this node has the database to itself (`--single-node`): the probe's connection
+    /// holds the lock that says so ([`schema::hold_kind`]).
+    alone: bool,
+    /// The leases this node holds, as one of a fleet (`fleet.rs`); `None` on its own
+    /// (`--single-node`), which [`schema::on_its_own`] makes sure of.
+    fleet: Option<Arc<Leases>>,
     /// Stops the lease renewals when the store closes.
     closing: tokio::sync::watch::Sender<bool>,
     set: Mutex<WriteSet>,
@@ -132,14 +136,15 @@ fn db_err(e: impl std::error::Error) -> StoreError {
 }
 
 impl Pg {
-    /// Connects to `url` with a pool of `pool` connections and brings the schema up to date.
-    /// Fails, naming the database (never its password), when it cannot be reached or its schema
-    /// is newer than this binary's.
+    /// Connects to `url` with a pool of `pool` connections and brings the schema up to date, then
+    /// joins the database's fleet (`fleet`) or takes the database for this node alone (`None`).
+    /// Fails, naming the database (never its password), when it cannot be reached, its schema
+    /// is newer than this binary's, or a node of the other kind uses it.
     pub(crate) fn connect(
         url: &str,
         pool: usize,
         cache_bytes: usize,
-        fleet: FleetConfig,
+        fleet: Option<FleetConfig>,
         on_lost: impl Fn(&StoreError) + Send + 'static,
     ) -> Result<Arc<Self>, StoreError> {
         let parsed = tls::parse(url);
@@ -181,22 +186,30 @@ impl Pg {
         };
         let pool = built.map_err(db_err)?;
         let p = pool.clone();
+        let alone = fleet.is_none();
         let (conn, fleet) = run_on(handle, async move {
             migrate(&p).await?;
             let conn = dedicated(&p).await?;
-            Ok((conn, Fleet::join(&p, fleet).await?))
+            schema::hold_kind(&conn, alone).await?;
+            let fleet = match fleet {
+                Some(f) => Some(Arc::new(Leases::join(&p, f).await?)),
+                None => None,
+            };
+            Ok((conn, fleet))
         })
         .map_err(|e| {
             StoreError::Database(format!("{target}: {}", e.to_string().trim_start_matches("database: ")))
         })?;
-        let fleet = Arc::new(fleet);
         let (closing, closed) = tokio::sync::watch::channel(false);
-        handle.spawn(fleet::renew_loop(fleet.clone(), pool.clone(), closed, on_lost));
+        if let Some(f) = &fleet {
+            handle.spawn(fleet::renew_loop(f.clone(), pool.clone(), closed, on_lost));
+        }
         let pg = Arc::new(Self {
             rt,
             pool,
             target,
             conn: Arc::new(tokio::sync::Mutex::new(conn)),
+            alone,
             fleet,
             closing,
             set: Mutex::new(WriteSet {
@@ -249,11 +262,13 @@ impl Pg {
     /// Whether the database answers, asked on the store's own connection (made again when the
     /// database restarted).
     pub(crate) fn check(&self) -> Result<(), StoreError> {
-        let (pool, conn) = (self.pool.clone(), self.conn.clone());
+        let (pool, conn, alone) = (self.pool.clone(), self.conn.clone(), self.alone);
         self.run(async move {
             let mut held = conn.lock().await;
             if held.is_closed() {
-                *held = dedicated(&pool).await?;
+                let conn = dedicated(&pool).await?;
+                schema::hold_kind(&conn, alone).await?;
+                *held = conn;
             }
             held.simple_query("SELECT 1").await.map_err(db_err)?;
             Ok(())
@@ -265,24 +280,32 @@ impl Pg {
         self.failed.store(true, std::sync::atomic::Ordering::Relaxed);
     }
 
-    /// This node's membership of the fleet.
-    pub(crate) fn fleet(&self) -> &Arc<Fleet> {
-        &self.fleet
+    /// The leases this node holds as one of a fleet (`None` on its own).
+    pub(crate) fn leases(&self) -> Option<&Arc<Leases>> {
+        self.fleet.as_ref()
+    }
+
+    /// The fleet's leases, for the calls only a node of a fleet makes.
+    fn joined(&self) -> Result<Arc<Leases>, StoreError> {
+        self.fleet
+            .clone()
+            .ok_or_else(|| StoreError::Database("this node is on its own: it has no leases".into()))
     }
 
     /// Who owns `tenant`.
     pub(crate) fn owner(&self, tenant: ulid::Ulid) -> Result<Owner, StoreError> {
-        if self.fleet.holds(tenant) {
+        let fleet = self.joined()?;
+        if fleet.holds(tenant) {
             return Ok(Owner::Me);
         }
-        let (fleet, pool) = (self.fleet.clone(), self.pool.clone());
+        let pool = self.pool.clone();
         self.run(async move { fleet.owner(&pool, tenant).await })
     }
 
     /// Takes `tenant`'s lease if no other node holds it; a tenant taken from another node starts
     /// with empty caches, so nothing the node read before it owned the tenant is served.
     pub(crate) fn acquire(&self, tenant: ulid::Ulid) -> Result<Acquired, StoreError> {
-        let (fleet, pool) = (self.fleet.clone(), self.pool.clone());
+        let (fleet, pool) = (self.joined()?, self.pool.clone());
         let got = self.run(async move { fleet.acquire(&pool, tenant).await })?;
         if matches!(got, Acquired::Taken { .. }) {
             let mut set = self.write_set();
@@ -299,13 +322,13 @@ impl Pg {
 
     /// Tenants that need an owner and have none (see [`Fleet::orphans`]).
     pub(crate) fn orphans(&self, limit: i64, work_lists: bool) -> Result<Vec<ulid::Ulid>, StoreError> {
-        let (fleet, pool) = (self.fleet.clone(), self.pool.clone());
+        let (fleet, pool) = (self.joined()?, self.pool.clone());
         self.run(async move { fleet.orphans(&pool, limit, work_lists).await })
     }
 
     /// The live nodes.
     pub(crate) fn nodes(&self) -> Result<Vec<NodeInfo>, StoreError> {
-        let (fleet, pool) = (self.fleet.clone(), self.pool.clone());
+        let (fleet, pool) = (self.joined()?, self.pool.clone());
         self.run(async move { fleet.nodes(&pool).await })
     }
 
@@ -313,7 +336,7 @@ impl Pg {
     /// tenants that still owe work.
     pub(crate) fn release(&self, owing: Vec<Vec<u8>>) -> Result<(), StoreError> {
         let _ = self.closing.send(true);
-        let (fleet, pool) = (self.fleet.clone(), self.pool.clone());
+        let (fleet, pool) = (self.joined()?, self.pool.clone());
         self.run(async move { fleet.release(&pool, owing).await })
     }
 
@@ -358,7 +381,9 @@ impl Pg {
             .run(async move {
                 let mut client = pool.get().await.map_err(db_err)?;
                 let tx = client.transaction().await.map_err(db_err)?;
-                fleet.fence(&tx, &tenants).await?;
+                if let Some(fleet) = &fleet {
+                    fleet.fence(&tx, &tenants).await?;
+                }
                 for (id, up_k, up_v, del) in &work {
                     let table = TREES[*id];
                     if !up_k.is_empty() {
@@ -482,7 +507,7 @@ impl PgTree {
         // absence may end on another node at any time).
         let table = TREES[self.id];
         let cacheable = if fleet::tenant_keyed(table) {
-            key.get(..16).is_some_and(|t| self.pg.fleet.taken(t))
+            key.get(..16).is_some_and(|t| self.pg.fleet.as_ref().is_none_or(|f| f.taken(t)))
         } else {
             value.is_some() && table != "sessions" && table != "meta"
         };

@@ -152,3 +152,37 @@ async fn sslmode_require_encrypts_and_verifies_the_database_certificate() {
     assert!(tls >= 2, "the node's connections over TLS: {tls}");
     assert_eq!(not, 0, "plain connections of the node");
 }
+
+/// `--single-node`: the node has its database alone, like a sled directory. It is no fleet (it
+/// lists no nodes), keeps a fleet's node out while it runs, and after `kill -9` resumes at start
+/// what it had accepted, with no lease to take first. Only in the PostgreSQL pass.
+#[actix_web::test]
+async fn a_single_node_has_its_database_alone_and_resumes_its_work_at_start() {
+    if !on_postgres() {
+        return;
+    }
+    let url = pigeon_storage::pg::testing::database_url();
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("log");
+    let env = [("PIGEON_DATABASE_URL", url.as_str()), ("PIGEON_SINGLE_NODE", "true")];
+    let node = spawn_binary_with(&dir.path().join("data"), Some(ADMIN), &log, &env);
+    let t = node.create_tenant("scale").await;
+    let (_, token) = node.agent_phone(&t.id, "+14155550999").await;
+    assert!(node.poll(&token, 0).await.is_empty(), "the phone comes online");
+    let id = node.send_ok(&t.live, "+14155550100").await;
+    let fleet = node.call("GET", "/admin/v1/fleet", Some(ADMIN), None).await.expect(200, None);
+    assert_eq!(fleet.data(), &serde_json::json!([]), "a node on its own is no fleet");
+
+    let said = refused_start(&dir.path().join("other"), &url);
+    assert!(said.contains("--single-node uses this database"), "a fleet's node is kept out: {said}");
+
+    node.kill9();
+    let node = spawn_binary_with(&dir.path().join("data"), Some(ADMIN), &log, &env);
+    let jobs = node.poll(&token, 5).await;
+    assert_eq!(jobs.len(), 1, "the accepted message is resumed at start: {jobs:?}");
+    assert_eq!(jobs[0]["message_id"], id.as_str());
+    node.report(&token, &id, serde_json::json!({"status": "delivered"})).await.expect(200, None);
+    node.wait_status(&t.live, &id, "delivered").await;
+    let logged = std::fs::read_to_string(&log).unwrap();
+    assert!(!logged.contains("took a tenant"), "a node on its own takes no tenant over: {logged}");
+}

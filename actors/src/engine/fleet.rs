@@ -1,10 +1,11 @@
 //! The engine's side of a fleet (several nodes on one PostgreSQL database): which node acts for a
 //! tenant, the credentials a request names its tenant by, and how nodes vouch for the requests
-//! they forward to each other. The leases themselves are the store's (`pigeon_storage::pg`).
+//! they forward to each other. Who holds a tenant is the store's (`pigeon_storage::fleet`), the
+//! same calls for a node on its own, which holds every tenant.
 
 use hmac::{Hmac, KeyInit, Mac};
+use pigeon_storage::fleet::{NodeInfo, Owner};
 use pigeon_storage::model::SessionPrincipal;
-use pigeon_storage::pg::{NodeInfo, Owner};
 use sha2::Sha256;
 use ulid::Ulid;
 
@@ -50,8 +51,9 @@ impl Engine {
     /// waiting for a client to name the tenant) and those owing work whose node stopped. On its
     /// own thread, since taking a tenant reads the store; it ends with the engine.
     pub(super) fn start_adopting(&self) -> std::io::Result<()> {
-        let Some(fleet) = self.inner.store.fleet() else { return Ok(()) };
-        let every = fleet.lease() / 2;
+        // A node on its own holds every tenant: there is nobody to adopt.
+        let Some(lease) = self.inner.store.fleet().lease() else { return Ok(()) };
+        let every = lease / 2;
         let weak = std::sync::Arc::downgrade(&self.inner);
         // The work lists are scanned at start, until a scan finds less than a batch.
         let mut scan_lists = true;
@@ -73,7 +75,7 @@ impl Engine {
 
     /// One round of the adopter: finds the tenants that need an owner and takes them.
     fn adopt_round(&self, scan_lists: &mut bool) {
-        match self.inner.store.orphans(ADOPT_BATCH, *scan_lists) {
+        match self.inner.store.fleet().orphans(ADOPT_BATCH, *scan_lists) {
             Ok(tenants) => {
                 *scan_lists &= tenants.len() >= ADOPT_BATCH;
                 for t in tenants {
@@ -90,20 +92,20 @@ impl Engine {
         }
     }
 
-    /// Whether this node is one of a fleet (the PostgreSQL store).
+    /// Whether this node is one of a fleet (PostgreSQL without `--single-node`).
     pub fn in_fleet(&self) -> bool {
-        self.inner.store.fleet().is_some()
+        self.inner.store.fleet().shared()
     }
 
     /// This node's id in its fleet.
     pub fn node_id(&self) -> Option<&str> {
-        self.inner.store.fleet().map(|f| f.node_id())
+        self.inner.store.fleet().node_id()
     }
 
     /// Where requests for `tenant` are served. Asks the database unless this node holds the
     /// tenant's lease.
     pub fn route(&self, tenant: Ulid) -> Result<Route, EngineError> {
-        Ok(match self.inner.store.owner(tenant)? {
+        Ok(match self.inner.store.fleet().owner(tenant)? {
             Owner::Me | Owner::Nobody => Route::Local,
             Owner::Node { url, .. } => Route::Forward(url),
         })
@@ -111,7 +113,7 @@ impl Engine {
 
     /// The live nodes of the fleet (`GET /admin/v1/fleet`).
     pub fn nodes(&self) -> Result<Vec<NodeInfo>, EngineError> {
-        Ok(self.inner.store.nodes()?)
+        Ok(self.inner.store.fleet().nodes()?)
     }
 
     /// The tenant a bearer token names, to route its request: an API key by its hash, an agent
@@ -151,24 +153,21 @@ impl Engine {
 
     /// Stamps a request this node forwards (`None` outside a fleet).
     pub fn stamp(&self, method: &str, path: &str) -> Option<NodeStamp> {
-        let fleet = self.inner.store.fleet()?;
+        let fleet = self.inner.store.fleet();
+        let (secret, node) = (fleet.secret()?, fleet.node_id()?);
         let time = chrono::Utc::now().timestamp();
-        let mac = mac_of(fleet.secret(), fleet.node_id(), time, method, path);
-        Some(NodeStamp {
-            node: fleet.node_id().to_owned(),
-            time,
-            mac: hex::encode(mac.finalize().into_bytes()),
-        })
+        let mac = mac_of(secret, node, time, method, path);
+        Some(NodeStamp { node: node.to_owned(), time, mac: hex::encode(mac.finalize().into_bytes()) })
     }
 
     /// Whether a forwarded request's stamp was made by a node of this fleet, recently
     /// (constant-time comparison).
     pub fn verify_stamp(&self, stamp: &NodeStamp, method: &str, path: &str) -> bool {
-        let Some(fleet) = self.inner.store.fleet() else { return false };
+        let Some(secret) = self.inner.store.fleet().secret() else { return false };
         let Ok(given) = hex::decode(&stamp.mac) else { return false };
         if (chrono::Utc::now().timestamp() - stamp.time).abs() > SKEW_S {
             return false;
         }
-        mac_of(fleet.secret(), &stamp.node, stamp.time, method, path).verify_slice(&given).is_ok()
+        mac_of(secret, &stamp.node, stamp.time, method, path).verify_slice(&given).is_ok()
     }
 }

@@ -18,6 +18,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
 use actix::prelude::*;
+use pigeon_storage::fleet::Acquired;
 use pigeon_storage::model::{
     Environment, MessageRecord, PhoneDriver, Plan, QuietHours, SimSettings, TenantRecord, TenantStatus,
 };
@@ -446,7 +447,7 @@ impl Engine {
         let live = new(Environment::Live, "default live key");
         let test = new(Environment::Test, "default test key");
         // In a fleet, the node that makes a tenant owns it first (a new id: no one else can).
-        if let pigeon_storage::pg::Acquired::Elsewhere { url, .. } = self.inner.store.acquire(tenant.id)? {
+        if let Acquired::Elsewhere { url, .. } = self.inner.store.fleet().acquire(tenant.id)? {
             return Err(EngineError::Elsewhere(url));
         }
         self.inner.store.create_tenant(&tenant, &[live.record.clone(), test.record.clone()])?;
@@ -552,7 +553,7 @@ impl Engine {
         }
         self.inner.store.commit().await?;
         // The last commit is in: other nodes of a fleet may take this node's tenants now.
-        self.inner.store.release_leases()?;
+        self.inner.store.fleet().release()?;
         Ok(())
     }
 }

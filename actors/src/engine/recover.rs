@@ -28,7 +28,7 @@ impl Engine {
     /// Call once at start-up; returns how many messages and deliveries were resumed. A node of a
     /// fleet owns no tenant when it starts: it resumes each tenant's work when it takes it.
     pub fn recover(&self) -> Result<usize, EngineError> {
-        if self.inner.store.fleet().is_some() {
+        if self.inner.store.fleet().shared() {
             return Ok(0);
         }
         self.resume(None)

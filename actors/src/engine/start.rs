@@ -5,6 +5,7 @@
 use std::sync::atomic::Ordering;
 
 use actix::prelude::*;
+use pigeon_storage::fleet::Acquired;
 use ulid::Ulid;
 
 use super::Engine;
@@ -29,11 +30,12 @@ impl Engine {
 
     fn start_tenant(&self, id: Ulid) -> Result<(Addr<TenantActor>, bool), EngineError> {
         let store = &self.inner.store;
+        let fleet = store.fleet();
         if let Some(a) = self.inner.tenants.read().unwrap().get(&id) {
-            if store.mine(id) {
+            if fleet.holds(id) {
                 return Ok((a.clone(), false));
             }
-            if store.fleet().is_some_and(|f| f.took(id)) {
+            if fleet.took(id) {
                 // Its lease is this node's but could not be renewed in time: the database
                 // does not answer (503 `STORAGE_UNAVAILABLE`).
                 return Err(EngineError::Store(pigeon_storage::StoreError::Database(
@@ -47,10 +49,10 @@ impl Engine {
             return Ok((a.clone(), false));
         }
         let mut record = store.tenants().get(id)?.ok_or(EngineError::NotFound(Missing::Tenant))?;
-        let taken = match store.acquire(id)? {
-            pigeon_storage::pg::Acquired::Elsewhere { url, .. } => return Err(EngineError::Elsewhere(url)),
-            pigeon_storage::pg::Acquired::Held => false,
-            pigeon_storage::pg::Acquired::Taken { .. } => {
+        let taken = match fleet.acquire(id)? {
+            Acquired::Elsewhere { url, .. } => return Err(EngineError::Elsewhere(url)),
+            Acquired::Held => false,
+            Acquired::Taken { .. } => {
                 // Read before the lease was ours: the last owner may have changed it since.
                 record = store.tenants().get(id)?.ok_or(EngineError::NotFound(Missing::Tenant))?;
                 true

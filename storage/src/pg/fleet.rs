@@ -30,7 +30,7 @@ use crate::StoreError;
 mod home;
 use home::Home;
 
-/// What a node says of itself to the fleet.
+/// What a node of a fleet says of itself to the others.
 #[derive(Debug, Clone)]
 pub struct FleetConfig {
     /// The URL other nodes forward this node's tenants' requests to.
@@ -39,33 +39,16 @@ pub struct FleetConfig {
     pub lease: Duration,
     /// The binary's version, shown in the fleet's listing.
     pub version: String,
-    /// Whether commits are fenced by the leases. Off only for the store's own tests, which write
-    /// the families' records for tenants they never lease; the server always fences.
-    pub fence: bool,
     /// The node's own directory: a node started there again (after `kill -9`, or restarting
     /// itself) takes the leases of the node that ran there before at once, instead of waiting
-    /// for them to expire (see [`Home`]).
+    /// for them to expire (`pg/fleet/home.rs`).
     pub home: Option<std::path::PathBuf>,
 }
 
-#[cfg(any(test, feature = "pg-testing"))]
-impl FleetConfig {
-    /// A node of the store's own tests: writes for any tenant, unfenced.
-    pub fn unfenced() -> Self {
-        Self {
-            advertise_url: "http://127.0.0.1:0".into(),
-            lease: Duration::from_secs(5),
-            version: "test".into(),
-            fence: false,
-            home: None,
-        }
-    }
-}
-
-/// Who owns a tenant, as far as the database says.
+/// Who owns a tenant.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Owner {
-    /// This node, with its lease live.
+    /// This node (always, for a node on its own).
     Me,
     /// Another node whose lease is live: forward to `url`.
     Node {
@@ -87,7 +70,7 @@ pub enum Acquired {
         /// The previous owner's id.
         previous: Option<String>,
     },
-    /// This node already held it.
+    /// This node already held it (always, for a node on its own).
     Held,
     /// Another node holds a live lease.
     Elsewhere {
@@ -98,7 +81,7 @@ pub enum Acquired {
     },
 }
 
-/// A live node, for `GET /admin/v1/fleet`.
+/// A live node of a fleet, for `GET /admin/v1/fleet`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NodeInfo {
     /// The node's id (a ULID, new each time a node starts).
@@ -116,7 +99,7 @@ pub struct NodeInfo {
 }
 
 /// This node's membership: its id, secret, and the leases it holds.
-pub struct Fleet {
+pub struct Leases {
     id: String,
     /// The node that ran in this node's directory before: dead, so its leases are free.
     predecessor: Option<String>,
@@ -127,7 +110,7 @@ pub struct Fleet {
     /// Tenants this node holds, with the epoch it took each at.
     pub(super) held: RwLock<HashMap<[u8; 16], i64>>,
     /// Tenants taken whose rebuild (the previous node's work and counters read back) is not done:
-    /// held for fencing, but not yet this node's to answer for ([`Fleet::holds`]).
+    /// held for fencing, but not yet this node's to answer for ([`Leases::holds`]).
     rebuilding: Mutex<std::collections::HashSet<[u8; 16]>>,
     /// Until when the leases are surely live (the last renewal's start plus the lease, less a
     /// margin): past it the node acts for no tenant until a renewal succeeds.
@@ -144,7 +127,7 @@ fn margin(lease: Duration) -> Duration {
     lease / 5
 }
 
-impl Fleet {
+impl Leases {
     /// Joins the fleet: registers this node and reads (or, the first node, makes) the fleet's
     /// secret, with which nodes authenticate forwarded requests.
     pub(super) async fn join(pool: &Pool, config: FleetConfig) -> Result<Self, StoreError> {
@@ -215,9 +198,6 @@ impl Fleet {
 
     /// Whether this node holds the tenant's lease and knows it to be live.
     pub fn holds(&self, tenant: Ulid) -> bool {
-        if !self.config.fence {
-            return true;
-        }
         let t = tenant.to_bytes();
         self.held.read().unwrap().contains_key(&t)
             && Instant::now() < *self.valid_until.lock().unwrap()
@@ -245,7 +225,7 @@ impl Fleet {
         self.held.read().unwrap().len()
     }
 
-    /// Who owns `tenant` by the database (the caller asked [`Fleet::holds`] first).
+    /// Who owns `tenant` by the database (the caller asked [`Leases::holds`] first).
     pub(super) async fn owner(&self, pool: &Pool, tenant: Ulid) -> Result<Owner, StoreError> {
         let c = pool.get().await.map_err(db_err)?;
         let stmt = c
@@ -450,7 +430,7 @@ impl Fleet {
         tx: &Transaction<'_>,
         tenants: &HashSet<[u8; 16]>,
     ) -> Result<(), StoreError> {
-        if tenants.is_empty() || !self.config.fence {
+        if tenants.is_empty() {
             return Ok(());
         }
         let (keys, epochs): (Vec<Vec<u8>>, Vec<i64>) = {
@@ -525,7 +505,7 @@ pub(super) fn tenant_keyed(table: &str) -> bool {
 /// Renews the leases every third of a lease until the store closes; a lost lease, or leases that
 /// could not be renewed before they expired, end this node's writing (`on_lost`).
 pub(super) async fn renew_loop(
-    fleet: Arc<Fleet>,
+    fleet: Arc<Leases>,
     pool: Pool,
     closed: tokio::sync::watch::Receiver<bool>,
     on_lost: impl Fn(&StoreError) + Send + 'static,

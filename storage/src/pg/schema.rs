@@ -97,6 +97,36 @@ CREATE INDEX leases_node ON pigeon.leases (node);
 /// together apply each migration once.
 const MIGRATION_LOCK: i64 = 0x7069_6765_6f6e; // "pigeon"
 
+/// The advisory lock that says what kind of node uses the database: a node on its own
+/// (`--single-node`) holds it exclusively, each node of a fleet shares it. A node on its own is
+/// fenced by nothing, so no other node may write beside it, and it may not join a fleet's.
+const KIND_LOCK: i64 = 0x0070_6967_656f_6e01; // "pigeon", 1
+
+/// How long a starting node waits for [`KIND_LOCK`]: a node that just died (or restarted itself
+/// in place) may still be holding it until the database sees its connection closed.
+const KIND_WAIT: &str = "3s";
+
+/// Takes [`KIND_LOCK`] on `conn` (the node's dedicated connection, which holds it while it is
+/// open): exclusively when `alone`, shared otherwise.
+pub(super) async fn hold_kind(conn: &tokio_postgres::Client, alone: bool) -> Result<(), StoreError> {
+    let take = if alone { "pg_advisory_lock" } else { "pg_advisory_lock_shared" };
+    conn.batch_execute(&format!("SET lock_timeout = '{KIND_WAIT}'")).await.map_err(db_err)?;
+    let taken = conn.execute(&format!("SELECT {take}($1)"), &[&KIND_LOCK]).await;
+    conn.batch_execute("SET lock_timeout = 0").await.map_err(db_err)?;
+    match taken {
+        Ok(_) => Ok(()),
+        Err(e) if e.code() == Some(&tokio_postgres::error::SqlState::LOCK_NOT_AVAILABLE) => {
+            Err(StoreError::Database(if alone {
+                "other pigeon nodes use this database: a node started with --single-node must be its only one"
+                    .into()
+            } else {
+                "a pigeon node started with --single-node uses this database: stop it before starting a fleet's".into()
+            }))
+        }
+        Err(e) => Err(db_err(e)),
+    }
+}
+
 /// A connection taken out of the pool for good, for the fleet's renewals and the health probe.
 /// A node whose machine died closes nothing: the database's keepalives on this connection find it
 /// gone in ~25 s (not the system's two hours).

@@ -1,42 +1,51 @@
-//! The store's side of a fleet (several nodes on one PostgreSQL database, `pg/fleet.rs`): which
-//! tenants this node acts for, taking a tenant with the work its last node kept in memory, and
-//! letting go at a graceful stop. On sled every tenant is the node's and these do nothing.
+//! The store's side of a fleet (several nodes on one PostgreSQL database, `pg/fleet.rs`), which
+//! the engine sees through `crate::fleet`: taking a tenant with the work its last node kept in
+//! memory, and letting go at a graceful stop.
 
 use ulid::Ulid;
 
 use super::{mark, tree, Store};
+use crate::pg::{Acquired, NodeInfo, Owner};
 use crate::StoreError;
 
 impl Store {
-    /// This node's membership of a fleet (PostgreSQL only).
-    pub fn fleet(&self) -> Option<&std::sync::Arc<crate::pg::Fleet>> {
+    /// The leases this node holds, as one of a fleet (`None` on its own).
+    pub(crate) fn leases(&self) -> Option<&crate::pg::Leases> {
+        self.pg().and_then(|pg| pg.leases()).map(|l| &**l)
+    }
+
+    /// Whether this node acts for `tenant` now (`Fleet::holds`).
+    pub fn mine(&self, tenant: Ulid) -> bool {
+        self.leases().is_none_or(|l| l.holds(tenant))
+    }
+
+    /// The PostgreSQL database under the store, if that is its engine.
+    fn pg(&self) -> Option<&std::sync::Arc<crate::pg::Pg>> {
         match &self.inner.engine {
-            tree::Engine::Pg(pg) => Some(pg.fleet()),
+            tree::Engine::Pg(pg) => Some(pg),
             tree::Engine::Sled(_) => None,
         }
     }
 
-    /// Whether this node acts for `tenant`: always on sled; in a fleet, while it holds the lease.
-    pub fn mine(&self, tenant: Ulid) -> bool {
-        self.fleet().is_none_or(|f| f.holds(tenant))
+    /// The PostgreSQL database of a node of a fleet.
+    fn leased(&self) -> Result<&std::sync::Arc<crate::pg::Pg>, StoreError> {
+        self.pg()
+            .filter(|pg| pg.leases().is_some())
+            .ok_or_else(|| StoreError::Database("this node has no leases".into()))
     }
 
-    /// Who owns `tenant` (a fleet's routing); on sled, this node.
-    pub fn owner(&self, tenant: Ulid) -> Result<crate::pg::Owner, StoreError> {
-        match &self.inner.engine {
-            tree::Engine::Pg(pg) => pg.owner(tenant),
-            tree::Engine::Sled(_) => Ok(crate::pg::Owner::Me),
-        }
+    /// Who owns `tenant`, by its lease.
+    pub(crate) fn lease_owner(&self, tenant: Ulid) -> Result<Owner, StoreError> {
+        self.leased()?.owner(tenant)
     }
 
     /// Takes `tenant`'s lease unless another node holds it, and when taken from another node
     /// (or for the first time), lists again the work its previous owner kept only in memory:
-    /// the tenant's records made since that node's recovery mark (see `mark.rs`). On sled every
-    /// tenant is this node's.
-    pub fn acquire(&self, tenant: Ulid) -> Result<crate::pg::Acquired, StoreError> {
-        let tree::Engine::Pg(pg) = &self.inner.engine else { return Ok(crate::pg::Acquired::Held) };
+    /// the tenant's records made since that node's recovery mark (see `mark.rs`).
+    pub(crate) fn take_lease(&self, tenant: Ulid) -> Result<Acquired, StoreError> {
+        let pg = self.leased()?;
         let got = pg.acquire(tenant)?;
-        if let crate::pg::Acquired::Taken { previous } = &got {
+        if let Acquired::Taken { previous } = &got {
             let lists = &self.inner.lists;
             // The previous owner's mark; a tenant never leased scans from the mark of the
             // database's single node, if it had one, else from its first record.
@@ -47,9 +56,11 @@ impl Store {
                 };
                 lists.list_since(&tenant.to_bytes(), from.unwrap_or(0))
             })();
-            // Until now the node did not answer for the tenant (`Fleet::holds`): nothing read
+            // Until now the node did not answer for the tenant (`Leases::holds`): nothing read
             // its counters before they were raised.
-            pg.fleet().rebuilt(tenant);
+            if let Some(l) = pg.leases() {
+                l.rebuilt(tenant);
+            }
             let listed = rebuilt?;
             if listed > 0 {
                 tracing::info!(%tenant, listed, "listed again the work the tenant's previous node held in memory");
@@ -58,15 +69,14 @@ impl Store {
         Ok(got)
     }
 
-    /// Up to `limit` tenants that need an owner and have none: a dead node's, and those owing
-    /// work that no node holds (empty on sled, where every tenant is this node's).
-    /// With `work_lists`, also tenants owing work on disk that no node holds (a scan: only at
-    /// start).
-    pub fn orphans(&self, limit: usize, work_lists: bool) -> Result<Vec<Ulid>, StoreError> {
-        match &self.inner.engine {
-            tree::Engine::Pg(pg) => pg.orphans(limit as i64, work_lists),
-            tree::Engine::Sled(_) => Ok(Vec::new()),
-        }
+    /// Tenants that need an owner and have none (`Fleet::orphans`).
+    pub(crate) fn leaseless(&self, limit: usize, work_lists: bool) -> Result<Vec<Ulid>, StoreError> {
+        self.leased()?.orphans(limit as i64, work_lists)
+    }
+
+    /// The fleet's live nodes.
+    pub(crate) fn live_nodes(&self) -> Result<Vec<NodeInfo>, StoreError> {
+        self.leased()?.nodes()
     }
 
     /// The tenants that owe work: messages for phones, webhook deliveries, held messages,
@@ -80,18 +90,10 @@ impl Store {
         Ok(owing.into_iter().map(|t| t.to_bytes().to_vec()).collect())
     }
 
-    /// The fleet's live nodes (empty on sled).
-    pub fn nodes(&self) -> Result<Vec<crate::pg::NodeInfo>, StoreError> {
-        match &self.inner.engine {
-            tree::Engine::Pg(pg) => pg.nodes(),
-            tree::Engine::Sled(_) => Ok(Vec::new()),
-        }
-    }
-
     /// Lets this node's leases go at a graceful stop, after its last commit, so other nodes take
     /// its tenants at once.
-    pub fn release_leases(&self) -> Result<(), StoreError> {
-        let tree::Engine::Pg(pg) = &self.inner.engine else { return Ok(()) };
+    pub(crate) fn release_leases(&self) -> Result<(), StoreError> {
+        let pg = self.leased()?;
         // Everything this node keeps in memory for its tenants goes to disk while the leases
         // still fence it: all work (young too, so the other nodes find the tenants that owe
         // something: `orphans`), counters and the mark.

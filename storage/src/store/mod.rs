@@ -153,15 +153,14 @@ impl Store {
     /// Opens the store in a PostgreSQL database (see `pg.rs`): connects with a pool of `pool`
     /// connections, brings its schema up to date, and starts the committer, which writes each
     /// group commit as one transaction. Each table's read cache holds a quarter of `cache_mb`.
-    ///
-    /// The node joins the database's fleet (`pg/fleet.rs`): it acts only for tenants whose lease
-    /// it holds ([`Store::acquire`]), and every commit is fenced by those leases.
+    /// With `fleet`, the node joins the database's fleet (`pg/fleet.rs`: leases, fencing); without,
+    /// it has the database to itself, as it would a sled directory.
     pub fn open_postgres(
         url: &str,
         pool: usize,
         cache_mb: u64,
         clock: SharedClock,
-        fleet: crate::pg::FleetConfig,
+        fleet: Option<crate::pg::FleetConfig>,
     ) -> Result<Self, StoreError> {
         let cache_bytes = (cache_mb.max(1) * 1024 * 1024 / 4) as usize;
         type Lost = std::sync::OnceLock<(std::sync::Weak<crate::pg::Pg>, std::sync::Weak<Health>)>;
@@ -205,7 +204,7 @@ impl Store {
         let messages = Messages::open(&trees, meta.tree())?;
         let webhooks = Webhooks::open(&trees, meta.tree())?;
         let node = match &engine {
-            tree::Engine::Pg(pg) => Some(pg.fleet().node_id().to_owned()),
+            tree::Engine::Pg(pg) => pg.leases().map(|l| l.node_id().to_owned()),
             tree::Engine::Sled(_) => None,
         };
         let lists = mark::Lists {

@@ -4,7 +4,6 @@
 
 use super::*;
 use crate::model::*;
-use crate::pg::FleetConfig;
 use chrono::Utc;
 
 /// Where a test's store lives.
@@ -28,10 +27,22 @@ impl Place {
         match self {
             Place::Sled(dir) => Store::open(dir.path()).unwrap(),
             Place::Postgres(url) => {
-                Store::open_postgres(url, 4, DEFAULT_CACHE_MB, SystemClock::shared(), FleetConfig::unfenced())
-                    .unwrap()
+                Store::open_postgres(url, 4, DEFAULT_CACHE_MB, SystemClock::shared(), None).unwrap()
             }
         }
+    }
+
+    /// Opens (again) the store as a node of a fleet on PostgreSQL (each time a new node, which
+    /// must take its tenants); on sled as [`Place::open`].
+    fn open_as_node(&self) -> Store {
+        let Place::Postgres(url) = self else { return self.open() };
+        let node = crate::pg::FleetConfig {
+            advertise_url: "http://127.0.0.1:1".into(),
+            lease: std::time::Duration::from_secs(30),
+            version: "test".into(),
+            home: None,
+        };
+        Store::open_postgres(url, 4, DEFAULT_CACHE_MB, SystemClock::shared(), Some(node)).unwrap()
     }
 }
 
@@ -179,8 +190,8 @@ async fn the_pending_index_follows_message_status_across_reopen(place: Place) {
     let (t, p) = (new_id(), new_id());
     let (a, mut b, c) = (message(t, Some(p)), message(t, Some(p)), message(t, None));
     {
-        let s = place.open();
-        s.acquire(t).unwrap();
+        let s = place.open_as_node();
+        s.fleet().acquire(t).unwrap();
         for m in [&a, &b, &c] {
             s.accept_message(m, None, None).unwrap();
         }
@@ -191,10 +202,10 @@ async fn the_pending_index_follows_message_status_across_reopen(place: Place) {
         done.status = MessageStatus::Delivered;
         s.messages().put(&done).unwrap();
         s.commit().await.unwrap();
-        s.release_leases().unwrap();
+        s.fleet().release().unwrap();
     }
-    let s = place.open();
-    s.acquire(t).unwrap();
+    let s = place.open_as_node();
+    s.fleet().acquire(t).unwrap();
     let work = s.messages().pending().unwrap();
     let ids: Vec<_> = work.iter().map(|w| (w.phone_id, w.message_id)).collect();
     // Test messages (no phone) sort first; the delivered one left the index.
@@ -428,8 +439,8 @@ async fn young_work_is_listed_again_after_a_stop(place: Place) {
     let delivery = |id: Ulid, state: DeliveryState| delivery(t, w, id, state);
     let (owed, settled) = (new_id(), new_id());
     {
-        let s = place.open();
-        s.acquire(t).unwrap();
+        let s = place.open_as_node();
+        s.fleet().acquire(t).unwrap();
         let hook = WebhookRecord {
             id: w,
             tenant_id: t,
@@ -450,12 +461,12 @@ async fn young_work_is_listed_again_after_a_stop(place: Place) {
         assert_eq!(s.inner.messages.pending_list().young_len(), 1);
         assert_eq!(s.inner.webhooks.due_list().young_len(), 1);
         // A graceful stop (a node of a fleet lets its leases go; on sled this does nothing).
-        s.release_leases().unwrap();
+        s.fleet().release().unwrap();
     }
     // The next node (on sled, the store opened again) finds the young work: on PostgreSQL when
     // it takes the tenant, from the previous node's mark.
-    let s = place.open();
-    s.acquire(t).unwrap();
+    let s = place.open_as_node();
+    s.fleet().acquire(t).unwrap();
     let work = s.messages().pending().unwrap();
     assert_eq!(
         work.iter().map(|w| (w.phone_id, w.message_id)).collect::<Vec<_>>(),
