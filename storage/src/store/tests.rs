@@ -219,8 +219,8 @@ async fn the_pending_index_follows_message_status_across_reopen(place: Place) {
 /// 64 writers whose commits arrive together: each writes a record (so every flush carries work
 /// on both engines), then all 64 commits are queued at once. Spawned tasks on this thread, each
 /// writing then committing, were not together: the committer, flushing as fast as they came,
-/// served them one by one whenever CI's load slowed the test's thread (failed 2026-11-29 on
-/// PostgreSQL, where a counter alone left the flush empty, and 2026-11-30 on sled).
+/// served them one by one whenever CI's load slowed the test's thread (so it failed, on
+/// PostgreSQL, where a counter alone also left the flush empty, and on sled).
 async fn concurrent_commits_share_flushes(place: Place) {
     let s = place.open();
     for _ in 0..64 {
