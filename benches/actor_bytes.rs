@@ -119,6 +119,8 @@ fn main() {
                 template: None,
                 send_at: None,
                 campaign_id: None,
+                from: None,
+                metadata: Default::default(),
             };
             engine.send_with_key(key, Some(req)).await.1.unwrap();
             ids.push(t.tenant.id);

@@ -25,6 +25,8 @@ fn request(i: u64) -> SendRequest {
         template: None,
         send_at: None,
         campaign_id: None,
+        from: None,
+        metadata: Default::default(),
     }
 }
 

@@ -71,6 +71,8 @@ fn deliveries(c: &mut Criterion) {
                                     template: None,
                                     send_at: None,
                                     campaign_id: None,
+                                    from: None,
+                                    metadata: Default::default(),
                                 };
                                 t.send(req).await.unwrap();
                             }

@@ -43,8 +43,14 @@ pub enum ApiError {
     MissingTemplateVar(String),
     /// 400: the recipient opted out.
     RecipientOptedOut,
-    /// 503: every phone offline or at its daily limit.
-    NoPhoneAvailable,
+    /// 503: every phone that could take it (the `from` one, else every phone) offline, disabled or
+    /// at its daily limit.
+    NoPhoneAvailable {
+        /// The `from` number asked for.
+        from: Option<String>,
+        /// Seconds to wait (to UTC midnight when they are all spent for the day, else 30).
+        retry_after: u64,
+    },
     /// 500: sent but delivery failed.
     DeliveryFailed,
     /// 429: the key's rate.
@@ -125,7 +131,7 @@ impl ApiError {
             InvalidTemplate(_) => FailureCode::InvalidTemplate.as_str(),
             MissingTemplateVar(_) => FailureCode::MissingTemplateVar.as_str(),
             RecipientOptedOut => FailureCode::RecipientOptedOut.as_str(),
-            NoPhoneAvailable => FailureCode::NoPhoneAvailable.as_str(),
+            NoPhoneAvailable { .. } => FailureCode::NoPhoneAvailable.as_str(),
             DeliveryFailed => FailureCode::DeliveryFailed.as_str(),
             RateLimitExceeded { .. } | SignInThrottled { .. } => "RATE_LIMIT_EXCEEDED",
             LimitReached(_) => "LIMIT_REACHED",
@@ -172,7 +178,10 @@ impl ApiError {
             RecipientOptedOut => {
                 "The recipient opted out (sent STOP); nothing can be sent until START.".into()
             }
-            NoPhoneAvailable => "Every phone is offline or at its daily limit.".into(),
+            NoPhoneAvailable { from: None, .. } => "Every phone is offline or at its daily limit.".into(),
+            NoPhoneAvailable { from: Some(n), .. } => {
+                format!("The phone {n} is disabled, offline or at its daily limit.")
+            }
             DeliveryFailed => "The message was sent but delivery failed; see failure_reason.".into(),
             RateLimitExceeded { retry_after } => {
                 format!("This key's rate limit is exceeded; retry in {retry_after} s.")
@@ -244,7 +253,8 @@ impl ApiError {
             ApiError::RateLimitExceeded { retry_after }
             | ApiError::SignInThrottled { retry_after }
             | ApiError::QuotaExceeded { retry_after }
-            | ApiError::NewContactLimit { retry_after } => Some((*retry_after).max(1)),
+            | ApiError::NewContactLimit { retry_after }
+            | ApiError::NoPhoneAvailable { retry_after, .. } => Some((*retry_after).max(1)),
             ApiError::StorageUnavailable => Some(STORAGE_RETRY_AFTER),
             ApiError::Overloaded => Some(OVERLOAD_RETRY_AFTER),
             ApiError::TenantMoving => Some(MOVING_RETRY_AFTER),
@@ -278,8 +288,13 @@ impl ResponseError for ApiError {
             | InvalidTemplate(_)
             | MissingTemplateVar(_)
             | RecipientOptedOut => StatusCode::BAD_REQUEST,
-            NoPhoneAvailable | DetectionUnavailable | NotReady | StorageUnavailable | IdentityUnavailable
-            | Overloaded | TenantMoving => StatusCode::SERVICE_UNAVAILABLE,
+            NoPhoneAvailable { .. }
+            | DetectionUnavailable
+            | NotReady
+            | StorageUnavailable
+            | IdentityUnavailable
+            | Overloaded
+            | TenantMoving => StatusCode::SERVICE_UNAVAILABLE,
             DeliveryFailed | Internal => StatusCode::INTERNAL_SERVER_ERROR,
             RateLimitExceeded { .. }
             | SignInThrottled { .. }
@@ -325,7 +340,9 @@ impl From<EngineError> for ApiError {
             EngineError::Validation(m) => ApiError::Validation(m),
             EngineError::RecipientOptedOut => ApiError::RecipientOptedOut,
             EngineError::NewContactLimit { retry_after } => ApiError::NewContactLimit { retry_after },
-            EngineError::NoPhoneAvailable => ApiError::NoPhoneAvailable,
+            EngineError::NoPhoneAvailable { from, retry_after } => {
+                ApiError::NoPhoneAvailable { from, retry_after }
+            }
             EngineError::InvalidTransition(m) => ApiError::InvalidTransition(m),
             EngineError::IdempotencyKeyReused => ApiError::IdempotencyKeyReused,
             EngineError::DetectionUnavailable => ApiError::DetectionUnavailable,
@@ -372,7 +389,7 @@ mod tests {
             (ApiError::InvalidTemplate("x".into()), 400, "INVALID_TEMPLATE"),
             (ApiError::MissingTemplateVar("x".into()), 400, "MISSING_TEMPLATE_VAR"),
             (ApiError::RecipientOptedOut, 400, "RECIPIENT_OPTED_OUT"),
-            (ApiError::NoPhoneAvailable, 503, "NO_PHONE_AVAILABLE"),
+            (ApiError::NoPhoneAvailable { from: None, retry_after: 30 }, 503, "NO_PHONE_AVAILABLE"),
             (ApiError::DeliveryFailed, 500, "DELIVERY_FAILED"),
             (ApiError::RateLimitExceeded { retry_after: 3 }, 429, "RATE_LIMIT_EXCEEDED"),
             (ApiError::QuotaExceeded { retry_after: 3 }, 429, "QUOTA_EXCEEDED"),
@@ -400,8 +417,8 @@ mod tests {
         let moving = ApiError::TenantMoving.error_response();
         assert_eq!((moving.status().as_u16(), ApiError::TenantMoving.code()), (503, "NOT_READY"));
         assert_eq!(moving.headers().get(header::RETRY_AFTER).unwrap(), "1");
-        for e in [ApiError::NoPhoneAvailable, ApiError::NotReady] {
-            assert!(!e.error_response().headers().contains_key(header::RETRY_AFTER));
-        }
+        let none = ApiError::NoPhoneAvailable { from: None, retry_after: 30 }.error_response();
+        assert_eq!(none.headers().get(header::RETRY_AFTER).unwrap(), "30");
+        assert!(!ApiError::NotReady.error_response().headers().contains_key(header::RETRY_AFTER));
     }
 }

@@ -50,9 +50,16 @@ pub enum EngineError {
         /// Whole seconds to UTC midnight.
         retry_after: u64,
     },
-    /// Every phone is offline, disabled or at its daily limit.
+    /// Every phone that could take the message (the `from` one, else every phone) is offline,
+    /// disabled or at its daily limit.
     #[error("no phone available")]
-    NoPhoneAvailable,
+    NoPhoneAvailable {
+        /// The `from` number asked for, if any.
+        from: Option<String>,
+        /// Whole seconds to wait: to UTC midnight when those phones are all online and at their
+        /// daily limit, else 30.
+        retry_after: u64,
+    },
     /// The change is not allowed from the record's current state; the text says why.
     #[error("{0}")]
     InvalidTransition(String),

@@ -50,7 +50,7 @@ impl FailureCode {
         match e {
             EngineError::RecipientOptedOut => FailureCode::RecipientOptedOut,
             EngineError::NewContactLimit { .. } => FailureCode::NewContactLimit,
-            EngineError::NoPhoneAvailable => FailureCode::NoPhoneAvailable,
+            EngineError::NoPhoneAvailable { .. } => FailureCode::NoPhoneAvailable,
             EngineError::InvalidTemplate(_) => FailureCode::InvalidTemplate,
             EngineError::MissingTemplateVar(_) => FailureCode::MissingTemplateVar,
             EngineError::Validation(_) => FailureCode::ValidationError,

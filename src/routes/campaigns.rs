@@ -38,9 +38,13 @@ pub struct CreateCampaign {
     #[serde(default)]
     #[schema(value_type = Option<Object>)]
     pub data: Option<serde_json::Map<String, serde_json::Value>>,
-    /// `auto` (default) or `imessage`.
+    /// `auto` (default), `imessage` or `sms`.
     #[serde(default)]
     pub channel: RequestedChannel,
+    /// Up to 20 string values of the tenant's own, given to every message (as on a send).
+    #[serde(default)]
+    #[schema(value_type = Option<Object>)]
+    pub metadata: Option<serde_json::Map<String, serde_json::Value>>,
     /// Recipients: these contacts, or
     #[serde(default)]
     pub contact_ids: Option<Vec<String>>,
@@ -90,6 +94,9 @@ pub struct CampaignView {
     /// Requested channel.
     #[schema(value_type = String)]
     pub channel: Channel,
+    /// The tenant's own values given to every message (`{}` when none).
+    #[schema(value_type = Object)]
+    pub metadata: BTreeMap<String, String>,
     /// `{contact_ids: [...]}`, `{phones: [...]}` or `"all_contacts"`.
     #[schema(value_type = Object)]
     pub audience: Audience,
@@ -133,6 +140,7 @@ fn view(reads: &TenantReads, c: CampaignRecord) -> Result<CampaignView, ApiError
         template: c.template,
         data: c.data,
         channel: c.channel,
+        metadata: c.metadata,
         audience: c.audience,
         total: c.total,
         processed: c.processed,
@@ -163,6 +171,7 @@ pub async fn create(
     if name.is_empty() || name.chars().count() > 200 {
         return Err(ApiError::Validation("name: must be 1 to 200 characters".into()));
     }
+    let metadata = super::messages::parse_metadata(b.metadata)?;
     match (&b.body, &b.template) {
         (Some(_), Some(_)) | (None, None) => {
             return Err(ApiError::Validation("body: give exactly one of body or template".into()))
@@ -192,10 +201,7 @@ pub async fn create(
             )))
         }
     };
-    let channel = match b.channel {
-        RequestedChannel::Auto => Channel::Auto,
-        RequestedChannel::Imessage => Channel::Imessage,
-    };
+    let channel = b.channel.into();
     let test = tenant.environment == pigeon_actors::storage::model::Environment::Test;
     let new = NewCampaign {
         name,
@@ -203,6 +209,7 @@ pub async fn create(
         template: b.template,
         data: b.data.unwrap_or_default(),
         channel,
+        metadata,
         audience,
         test,
     };

@@ -25,6 +25,58 @@ pub enum RequestedChannel {
     Auto,
     /// iMessage.
     Imessage,
+    /// SMS, even when the number has iMessage.
+    Sms,
+}
+
+impl From<RequestedChannel> for Channel {
+    fn from(c: RequestedChannel) -> Self {
+        match c {
+            RequestedChannel::Auto => Channel::Auto,
+            RequestedChannel::Imessage => Channel::Imessage,
+            RequestedChannel::Sms => Channel::Sms,
+        }
+    }
+}
+
+/// Most entries in a message's `metadata`.
+const MAX_METADATA: usize = 20;
+/// Longest `metadata` key, in characters.
+const MAX_METADATA_KEY: usize = 40;
+/// Longest `metadata` value, in characters.
+const MAX_METADATA_VALUE: usize = 500;
+
+/// Checks `metadata`: at most 20 string values, keys of 1–40 characters of `[A-Za-z0-9_.-]`,
+/// values of at most 500 characters.
+pub(crate) fn parse_metadata(
+    given: Option<serde_json::Map<String, serde_json::Value>>,
+) -> Result<std::collections::BTreeMap<String, String>, ApiError> {
+    let given = given.unwrap_or_default();
+    if given.len() > MAX_METADATA {
+        return Err(ApiError::Validation(format!(
+            "metadata: at most {MAX_METADATA} keys, got {}",
+            given.len()
+        )));
+    }
+    given
+        .into_iter()
+        .map(|(k, v)| {
+            let key_ok = (1..=MAX_METADATA_KEY).contains(&k.chars().count())
+                && k.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'));
+            if !key_ok {
+                return Err(ApiError::Validation(format!(
+                    "metadata: key {k:?} must be 1 to {MAX_METADATA_KEY} of A-Z, a-z, 0-9, _ . -"
+                )));
+            }
+            match v {
+                serde_json::Value::String(s) if s.chars().count() <= MAX_METADATA_VALUE => Ok((k, s)),
+                serde_json::Value::String(_) => Err(ApiError::Validation(format!(
+                    "metadata: {k:?} must be at most {MAX_METADATA_VALUE} characters"
+                ))),
+                _ => Err(ApiError::Validation(format!("metadata: {k:?} must be a string"))),
+            }
+        })
+        .collect()
 }
 
 /// Body of `POST /v1/messages`.
@@ -34,9 +86,18 @@ pub struct SendBody {
     /// Recipient, E.164: `+` then 10 to 15 digits.
     #[schema(pattern = r"^\+[0-9]{10,15}$")]
     pub to: String,
-    /// `auto` (default) or `imessage`.
+    /// `auto` (default), `imessage`, or `sms` (SMS even when the number has iMessage).
     #[serde(default)]
     pub channel: RequestedChannel,
+    /// One of the tenant's phones (E.164): the message goes through it only.
+    #[serde(default)]
+    #[schema(pattern = r"^\+[0-9]{10,15}$")]
+    pub from: Option<String>,
+    /// Up to 20 string values of the tenant's own (keys 1–40 of `[A-Za-z0-9_.-]`, values up to
+    /// 500 characters), echoed in the record and every event about the message.
+    #[serde(default)]
+    #[schema(value_type = Option<Object>)]
+    pub metadata: Option<serde_json::Map<String, serde_json::Value>>,
     /// Text, 1–10,000 characters. Exactly one of `body` and `template`.
     #[serde(default)]
     #[schema(min_length = 1, max_length = 10000)]
@@ -146,6 +207,9 @@ pub struct MessageView {
     pub failure_reason: Option<String>,
     /// Stable code of a failure (`DELIVERY_FAILED`, `RECIPIENT_OPTED_OUT`, `NO_PHONE_AVAILABLE`).
     pub error_code: Option<String>,
+    /// The tenant's own values given at the send (`{}` when none).
+    #[schema(value_type = Object)]
+    pub metadata: std::collections::BTreeMap<String, String>,
 }
 
 impl From<MessageRecord> for MessageView {
@@ -169,6 +233,7 @@ impl From<MessageRecord> for MessageView {
             failed_at: m.failed_at,
             failure_reason: m.failure_reason,
             error_code: m.error_code,
+            metadata: m.metadata,
         }
     }
 }
@@ -200,16 +265,23 @@ fn validate(
         }
         (None, Some(_)) => {}
     }
+    let from = b
+        .from
+        .as_deref()
+        .map(|f| {
+            PhoneNumber::parse(f).ok_or_else(|| {
+                ApiError::Validation(format!("from: {f:?} is not E.164: it must be + then 10 to 15 digits"))
+            })
+        })
+        .transpose()?;
+    let metadata = parse_metadata(b.metadata)?;
     let to = PhoneNumber::parse(&b.to).ok_or_else(|| {
         ApiError::InvalidPhoneNumber(format!(
             "to: {:?} is not E.164: it must be + then 10 to 15 digits",
             b.to
         ))
     })?;
-    let channel = match b.channel {
-        RequestedChannel::Auto => Channel::Auto,
-        RequestedChannel::Imessage => Channel::Imessage,
-    };
+    let channel = b.channel.into();
     let send_at = b.send_at.as_deref().map(|s| parse_send_at(s, engine.clock().now())).transpose()?;
     let (body, template) = match (b.body, b.template) {
         (Some(body), _) => (body, None),
@@ -220,7 +292,18 @@ fn validate(
         }
         (None, None) => return Err(ApiError::Validation("body: required (or a template)".into())),
     };
-    Ok(SendRequest { to, channel, body, test: false, idempotency_key, template, send_at, campaign_id: None })
+    Ok(SendRequest {
+        to,
+        channel,
+        body,
+        test: false,
+        idempotency_key,
+        template,
+        send_at,
+        campaign_id: None,
+        from,
+        metadata,
+    })
 }
 
 /// The `Idempotency-Key` header: 1–255 visible ASCII characters.

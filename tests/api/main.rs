@@ -10,6 +10,7 @@ mod agent_program;
 mod auth;
 mod browser;
 mod campaigns;
+mod choices;
 mod crash;
 mod dashboard;
 mod detect;

@@ -26,8 +26,10 @@ pub struct NewCampaign {
     pub template: Option<String>,
     /// Shared template values.
     pub data: serde_json::Map<String, serde_json::Value>,
-    /// `auto` or `imessage`.
+    /// `auto`, `imessage` or `sms`.
     pub channel: Channel,
+    /// The tenant's own values, given to every message.
+    pub metadata: BTreeMap<String, String>,
     /// Recipients.
     pub audience: Audience,
     /// Created with a test key.
@@ -68,6 +70,7 @@ impl Handler<CreateCampaign> for TenantActor {
                 template: n.template,
                 data: n.data,
                 channel: n.channel,
+                metadata: n.metadata,
                 test: n.test,
                 audience: n.audience,
                 total: 0,

@@ -76,6 +76,11 @@ impl PhoneSlot {
         self.rec.enabled && self.live.is_online(now.timestamp_millis()) && self.capacity(now.date_naive()) > 0
     }
 
+    /// Online but at its daily limit: it takes messages again at UTC midnight.
+    pub(super) fn spent(&mut self, now: DateTime<Utc>) -> bool {
+        self.live.is_online(now.timestamp_millis()) && self.capacity(now.date_naive()) == 0
+    }
+
     pub(super) fn view(&mut self, now: DateTime<Utc>) -> PhoneView {
         PhoneView {
             online: self.live.is_online(now.timestamp_millis()),

@@ -104,6 +104,8 @@ async fn send_one(
         template,
         send_at: None,
         campaign_id: Some(c.id),
+        from: None,
+        metadata: c.metadata.clone(),
     };
     let m = tenant
         .send(super::Send(req))

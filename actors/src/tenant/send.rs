@@ -1,6 +1,8 @@
 //! The send decision: idempotency, opt-out, quiet hours and `send_at`, the new-contact limit,
 //! and which phone takes it; then the accept write, and the hand-off once it is on disk.
 
+use std::collections::BTreeMap;
+
 use actix::prelude::*;
 use chrono::{DateTime, Utc};
 use pigeon_storage::model::{
@@ -40,10 +42,16 @@ pub struct SendRequest {
     pub send_at: Option<DateTime<Utc>>,
     /// The campaign it belongs to.
     pub campaign_id: Option<Ulid>,
+    /// Send through this phone of the tenant's only (`from`).
+    pub from: Option<PhoneNumber>,
+    /// The tenant's own values, echoed in the record and its events (checked at the edge).
+    pub metadata: BTreeMap<String, String>,
 }
 
 impl SendRequest {
-    /// What "the same request" means for an idempotency key: same recipient, channel and text.
+    /// What "the same request" means for an idempotency key: same recipient, channel, text,
+    /// template, time, phone and metadata. The last two are added only when given, so a key's
+    /// fingerprint from before they existed still matches.
     fn fingerprint(&self) -> String {
         let channel = match self.channel {
             Channel::Auto => "auto",
@@ -52,9 +60,18 @@ impl SendRequest {
         };
         let template = self.template.as_deref().unwrap_or("");
         let at = self.send_at.map(|t| t.timestamp_millis()).unwrap_or(0);
-        credentials::hash(&format!("{}\n{channel}\n{template}\n{at}\n{}", self.to, self.body))
+        let mut same = format!("{}\n{channel}\n{template}\n{at}\n{}", self.to, self.body);
+        if self.from.is_some() || !self.metadata.is_empty() {
+            let from = self.from.as_ref().map_or("", |f| f.as_str());
+            let metadata = serde_json::to_string(&self.metadata).expect("strings serialize");
+            same.push_str(&format!("\n{from}\n{metadata}"));
+        }
+        credentials::hash(&same)
     }
 }
+
+/// Seconds a 503 `NO_PHONE_AVAILABLE` asks to wait when a phone may come back any moment.
+const NO_PHONE_RETRY_S: u64 = 30;
 
 /// Counter name prefix of first-time recipients per day.
 pub(crate) const NEW_CONTACTS: &str = "new_contacts:";
@@ -85,12 +102,49 @@ pub fn choose_phone(
 }
 
 impl TenantActor {
-    fn choose_phone(&mut self, sticky: Option<Ulid>, now: DateTime<Utc>) -> Option<usize> {
+    /// The phone for a send: the `from` one if it is available, else the sticky or the
+    /// roomiest; when none is, the 503 to answer.
+    fn choose_phone(
+        &mut self,
+        from: Option<&PhoneNumber>,
+        sticky: Option<Ulid>,
+        now: DateTime<Utc>,
+    ) -> Result<usize, EngineError> {
         let today = now.date_naive();
-        choose_phone(
-            self.phones.iter_mut().map(|p| (p.rec.id, p.available(now).then(|| p.capacity(today)))),
-            sticky,
-        )
+        let chosen = match from {
+            Some(number) => {
+                let i = self.phone_numbered(number)?;
+                self.phones[i].available(now).then_some(i)
+            }
+            None => choose_phone(
+                self.phones.iter_mut().map(|p| (p.rec.id, p.available(now).then(|| p.capacity(today)))),
+                sticky,
+            ),
+        };
+        chosen.ok_or_else(|| self.no_phone(from, now))
+    }
+
+    /// The index of the tenant's phone with `number`; 400 naming `from` when there is none.
+    fn phone_numbered(&self, number: &PhoneNumber) -> Result<usize, EngineError> {
+        self.phones.iter().position(|p| p.rec.number == number.as_str()).ok_or_else(|| {
+            EngineError::Validation(format!("from: {number} is not one of this tenant's phones"))
+        })
+    }
+
+    /// 503 `NO_PHONE_AVAILABLE`: retry at UTC midnight when every phone that could take the
+    /// message (the `from` one, else every enabled one) is online and spent for the day, else in 30 s.
+    fn no_phone(&mut self, from: Option<&PhoneNumber>, now: DateTime<Utc>) -> EngineError {
+        let mut could = self.phones.iter_mut().filter(|p| match from {
+            Some(n) => p.rec.number == n.as_str(),
+            None => p.rec.enabled,
+        });
+        let mut any = false;
+        let spent = could.all(|p| {
+            any = true;
+            p.rec.enabled && p.spent(now)
+        });
+        let retry_after = if any && spent { secs_to_next_day(now) } else { NO_PHONE_RETRY_S };
+        EngineError::NoPhoneAvailable { from: from.map(|n| n.as_str().to_owned()), retry_after }
     }
 
     fn new_message(&self, req: &SendRequest, now: DateTime<Utc>) -> MessageRecord {
@@ -99,6 +153,8 @@ impl TenantActor {
             template: req.template.clone(),
             campaign_id: req.campaign_id,
             test: req.test,
+            pinned: req.from.is_some(),
+            metadata: req.metadata.clone(),
             ..MessageRecord::new(
                 self.store.new_id(),
                 self.tenant.id,
@@ -198,8 +254,15 @@ impl TenantActor {
             });
             let idem = idem.as_ref().map(|(k, r)| (*k, r));
             if req.test {
-                // Test keys: no phone, no capacity, no new-contact allowance.
-                m.from = Some(magic::TEST_SENDER.to_owned());
+                // Test keys: no phone, no capacity, no new-contact allowance; a `from` is checked
+                // as a live send's would be, and is the record's sender.
+                m.from = Some(match &req.from {
+                    Some(number) => {
+                        self.choose_phone(Some(number), None, now)?;
+                        number.as_str().to_owned()
+                    }
+                    None => magic::TEST_SENDER.to_owned(),
+                });
                 self.store.accept_message(&m, None, idem)?;
                 let id = m.id;
                 return Ok((m, hold.unwrap_or(Dispatch::Test(me, id))));
@@ -214,19 +277,19 @@ impl TenantActor {
             if is_new && self.new_today.1 >= u64::from(self.tenant.effective_new_contacts()) {
                 return Err(EngineError::NewContactLimit { retry_after: secs_to_next_day(now) });
             }
-            let i = self
-                .choose_phone(known.as_ref().and_then(|r| r.last_phone), now)
-                .ok_or(EngineError::NoPhoneAvailable)?;
+            let sticky = known.as_ref().and_then(|r| r.last_phone);
+            let i = self.choose_phone(req.from.as_ref(), sticky, now)?;
             let slot = &self.phones[i];
             m.phone_id = Some(slot.rec.id);
             m.from = Some(slot.rec.number.clone());
             let sent = slot.sent_today + 1;
             let new_count = self.new_today.1 + u64::from(is_new);
             // Only what changed is written: a repeat recipient on its sticky phone costs no
-            // recipient or new-contact write (the send path is hot).
-            let recipient = (known.as_ref().and_then(|r| r.last_phone) != Some(slot.rec.id)).then(|| {
-                RecipientRecord { first_at: known.map_or(now, |r| r.first_at), last_phone: Some(slot.rec.id) }
-            });
+            // recipient or new-contact write (the send path is hot). A phone chosen with `from`
+            // is not the recipient's sticky one; a first message still makes the number known.
+            let last_phone = if req.from.is_some() { sticky } else { Some(slot.rec.id) };
+            let recipient = (known.is_none() || sticky != last_phone)
+                .then(|| RecipientRecord { first_at: known.map_or(now, |r| r.first_at), last_phone });
             let sent_key = sent_counter(slot.rec.id, today);
             let new_key = is_new.then(|| format!("{NEW_CONTACTS}{today}"));
             m.tally = vec![(format!("{CALLS}{}", self.month), self.calls), (sent_key, u64::from(sent))];

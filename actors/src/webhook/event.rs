@@ -5,8 +5,8 @@ use pigeon_storage::model::{Channel, MessageRecord};
 use serde::Serialize;
 use ulid::Ulid;
 
-/// An event's payload: the spec's fields, then `event_id` and `test`; `message.failed` adds
-/// `failure_reason` and `code`, `message.received` adds `body`.
+/// An event's payload: the spec's fields, then `event_id`, `test` and the message's `metadata`;
+/// `message.failed` adds `failure_reason` and `code`, `message.received` adds `body`.
 #[derive(Serialize)]
 struct Payload<'a> {
     event: &'a str,
@@ -17,6 +17,7 @@ struct Payload<'a> {
     channel: Channel,
     timestamp: String,
     test: bool,
+    metadata: &'a std::collections::BTreeMap<String, String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     body: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -46,6 +47,7 @@ pub(crate) fn payload(event: &str, event_id: Ulid, m: &MessageRecord, at: DateTi
         channel: m.channel_used.unwrap_or(m.channel),
         timestamp: pigeon_storage::ts::format(&at),
         test: m.test,
+        metadata: &m.metadata,
         body: (event == "message.received").then_some(m.body.as_str()),
         failure_reason: (event == "message.failed").then(|| m.failure_reason.as_deref().unwrap_or("")),
         code: (event == "message.failed")

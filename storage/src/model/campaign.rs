@@ -49,8 +49,11 @@ pub struct CampaignRecord {
     pub template: Option<String>,
     /// Shared template values.
     pub data: serde_json::Map<String, serde_json::Value>,
-    /// `auto` or `imessage`.
+    /// `auto`, `imessage` or `sms`.
     pub channel: Channel,
+    /// The tenant's own values, given to every message of the campaign.
+    #[serde(default)]
+    pub metadata: std::collections::BTreeMap<String, String>,
     /// Sent with a test key.
     pub test: bool,
     /// Recipients.

@@ -159,6 +159,12 @@ pub struct MessageRecord {
     /// since, so a crash forgets no counted message.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tally: Vec<(String, u64)>,
+    /// Sent with `from`: this phone only, never moved to another.
+    #[serde(default)]
+    pub pinned: bool,
+    /// The tenant's own string values, echoed in the record and every event about it.
+    #[serde(default)]
+    pub metadata: std::collections::BTreeMap<String, String>,
 }
 
 impl MessageRecord {
@@ -200,6 +206,8 @@ impl MessageRecord {
             held: false,
             notice: None,
             tally: Vec::new(),
+            pinned: false,
+            metadata: Default::default(),
         }
     }
 }

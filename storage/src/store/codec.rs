@@ -5,7 +5,8 @@
 //! size, and sled writes every value byte several times over (splits, consolidation, cleaning).
 //!
 //! A binary record starts with its format's version byte; JSON always starts with `{`. So a
-//! store written before keeps reading, and each JSON record turns binary when next written.
+//! store written before keeps reading, and each JSON record turns binary when next written. A
+//! later layout is the one before followed by what it adds, so every version reads alike.
 //! Enum variants are stored by index: add new ones at the end, never reorder.
 
 use std::borrow::Cow;
@@ -57,8 +58,15 @@ fn json<T: DeserializeOwned>(tree: &'static str, bytes: &[u8]) -> Result<T, Stor
 /// The first byte of a record in the first binary layout.
 const V1: u8 = 1;
 
+/// The first byte of a message in the second layout: the first, then [`MessageV2`].
+const V2: u8 = 2;
+
 fn binary<T: Serialize>(wire: &T) -> Vec<u8> {
-    postcard::to_extend(wire, vec![V1]).expect("records always serialize")
+    versioned(V1, wire)
+}
+
+fn versioned<T: Serialize>(version: u8, wire: &T) -> Vec<u8> {
+    postcard::to_extend(wire, vec![version]).expect("records always serialize")
 }
 
 /// The record in `bytes`: JSON (written before the binary layout) or binary.
@@ -69,12 +77,30 @@ fn read<'a, W: Deserialize<'a>, T: DeserializeOwned>(
 ) -> Result<T, StoreError> {
     match bytes.first() {
         Some(b'{') => json(tree, bytes),
-        Some(&V1) => {
-            let wire = postcard::from_bytes(&bytes[1..])
-                .map_err(|e| StoreError::Decode { tree, source: Box::new(e) })?;
-            from_wire(wire).ok_or_else(|| StoreError::Decode { tree, source: "a time out of range".into() })
-        }
+        Some(&V1) => wire(tree, &bytes[1..], from_wire),
         _ => Err(StoreError::Decode { tree, source: "unknown record layout".into() }),
+    }
+}
+
+fn wire<'a, W: Deserialize<'a>, T>(
+    tree: &'static str,
+    bytes: &'a [u8],
+    from_wire: impl FnOnce(W) -> Option<T>,
+) -> Result<T, StoreError> {
+    let wire = postcard::from_bytes(bytes).map_err(|e| StoreError::Decode { tree, source: Box::new(e) })?;
+    from_wire(wire).ok_or_else(|| StoreError::Decode { tree, source: "a time out of range".into() })
+}
+
+/// A message in any layout: JSON, the first binary one, or the second.
+fn read_message<'a>(
+    tree: &'static str,
+    bytes: &'a [u8],
+    from_wire: impl FnOnce(MessageV1<'a>, MessageV2<'a>) -> Option<MessageRecord>,
+) -> Result<MessageRecord, StoreError> {
+    match bytes.first() {
+        Some(&V2) => wire(tree, &bytes[1..], |(v1, v2)| from_wire(v1, v2)),
+        Some(&V1) => wire(tree, &bytes[1..], |v1| from_wire(v1, MessageV2::default())),
+        _ => read(tree, bytes, |v1| from_wire(v1, MessageV2::default())),
     }
 }
 
@@ -130,13 +156,21 @@ struct MessageV1<'a> {
     tally: Cow<'a, [(String, u64)]>,
 }
 
+/// What the second layout adds to a message (`from`, `metadata`).
+#[derive(Serialize, Deserialize, Default)]
+struct MessageV2<'a> {
+    pinned: bool,
+    #[serde(borrow)]
+    metadata: Vec<(Cow<'a, str>, Cow<'a, str>)>,
+}
+
 fn owned(s: Option<Cow<'_, str>>) -> Option<String> {
     s.map(Cow::into_owned)
 }
 
 impl Codec for MessageRecord {
     fn encode(&self) -> Vec<u8> {
-        binary(&MessageV1 {
+        let v1 = MessageV1 {
             id: self.id.to_bytes(),
             tenant_id: self.tenant_id.to_bytes(),
             direction: self.direction,
@@ -161,11 +195,16 @@ impl Codec for MessageRecord {
             held: self.held,
             notice: self.notice.as_deref().map(Cow::Borrowed),
             tally: Cow::Borrowed(&self.tally),
-        })
+        };
+        let v2 = MessageV2 {
+            pinned: self.pinned,
+            metadata: self.metadata.iter().map(|(k, v)| (Cow::Borrowed(&**k), Cow::Borrowed(&**v))).collect(),
+        };
+        versioned(V2, &(v1, v2))
     }
 
     fn decode(tree: &'static str, bytes: &[u8]) -> Result<Self, StoreError> {
-        read(tree, bytes, |w: MessageV1| {
+        read_message(tree, bytes, |w, v2| {
             let lease = match w.lease {
                 Some((job, until)) => Some(Lease { job_id: id(job), until: time(until)? }),
                 None => None,
@@ -195,6 +234,8 @@ impl Codec for MessageRecord {
                 held: w.held,
                 notice: owned(w.notice),
                 tally: w.tally.into_owned(),
+                pinned: v2.pinned,
+                metadata: v2.metadata.into_iter().map(|(k, v)| (k.into_owned(), v.into_owned())).collect(),
             })
         })
     }
@@ -313,6 +354,8 @@ mod tests {
             held: true,
             notice: Some("QUIET_HOURS".into()),
             tally: vec![("calls:2026-11".into(), 7)],
+            pinned: true,
+            metadata: [("order_id".to_owned(), "A-1".to_owned())].into(),
             ..MessageRecord::new(
                 new_id(),
                 new_id(),
@@ -367,9 +410,22 @@ mod tests {
         assert_eq!(DeliveryRecord::decode("d", &serde_json::to_vec(&d).unwrap()).unwrap(), d);
     }
 
+    /// A message in the first binary layout is the second's without its tail (`pinned`: false,
+    /// `metadata`: none, two bytes), and reads as a message that has neither.
+    #[test]
+    fn messages_in_the_first_binary_layout_still_read() {
+        let plain = MessageRecord { pinned: false, metadata: Default::default(), ..message() };
+        let mut v1 = plain.encode();
+        assert_eq!(v1[0], V2);
+        v1[0] = V1;
+        v1.truncate(v1.len() - 2);
+        assert_eq!(MessageRecord::decode("m", &v1).unwrap(), plain);
+        assert_ne!(MessageRecord::decode("m", &message().encode()).unwrap(), plain, "the tail is read");
+    }
+
     #[test]
     fn garbage_is_an_error_not_a_panic() {
-        for bytes in [&b""[..], &[V1], &[V1, 0xff, 0xff], &[9, 1, 2]] {
+        for bytes in [&b""[..], &[V1], &[V2], &[V1, 0xff, 0xff], &[9, 1, 2]] {
             assert!(MessageRecord::decode("m", bytes).is_err());
             assert!(DeliveryRecord::decode("d", bytes).is_err());
         }

@@ -6,12 +6,14 @@ from .attempt_view import AttemptView
 from .campaign_view import CampaignView
 from .campaign_view_audience import CampaignViewAudience
 from .campaign_view_data import CampaignViewData
+from .campaign_view_metadata import CampaignViewMetadata
 from .campaign_view_skipped import CampaignViewSkipped
 from .contact_view import ContactView
 from .contact_view_attributes import ContactViewAttributes
 from .counts import Counts
 from .create_campaign import CreateCampaign
 from .create_campaign_data_type_0 import CreateCampaignDataType0
+from .create_campaign_metadata_type_0 import CreateCampaignMetadataType0
 from .create_contact import CreateContact
 from .create_contact_attributes_type_0 import CreateContactAttributesType0
 from .create_key import CreateKey
@@ -27,6 +29,7 @@ from .data_body_campaign_view import DataBodyCampaignView
 from .data_body_campaign_view_data import DataBodyCampaignViewData
 from .data_body_campaign_view_data_audience import DataBodyCampaignViewDataAudience
 from .data_body_campaign_view_data_data import DataBodyCampaignViewDataData
+from .data_body_campaign_view_data_metadata import DataBodyCampaignViewDataMetadata
 from .data_body_campaign_view_data_skipped import DataBodyCampaignViewDataSkipped
 from .data_body_contact_view import DataBodyContactView
 from .data_body_contact_view_data import DataBodyContactViewData
@@ -46,6 +49,7 @@ from .data_body_key_created import DataBodyKeyCreated
 from .data_body_key_created_data import DataBodyKeyCreatedData
 from .data_body_message_view import DataBodyMessageView
 from .data_body_message_view_data import DataBodyMessageViewData
+from .data_body_message_view_data_metadata import DataBodyMessageViewDataMetadata
 from .data_body_operator_phone import DataBodyOperatorPhone
 from .data_body_operator_phone_data import DataBodyOperatorPhoneData
 from .data_body_released import DataBodyReleased
@@ -93,6 +97,7 @@ from .list_body_campaign_view import ListBodyCampaignView
 from .list_body_campaign_view_data_item import ListBodyCampaignViewDataItem
 from .list_body_campaign_view_data_item_audience import ListBodyCampaignViewDataItemAudience
 from .list_body_campaign_view_data_item_data import ListBodyCampaignViewDataItemData
+from .list_body_campaign_view_data_item_metadata import ListBodyCampaignViewDataItemMetadata
 from .list_body_campaign_view_data_item_skipped import ListBodyCampaignViewDataItemSkipped
 from .list_body_contact_view import ListBodyContactView
 from .list_body_contact_view_data_item import ListBodyContactViewDataItem
@@ -104,6 +109,7 @@ from .list_body_key_item import ListBodyKeyItem
 from .list_body_key_item_data_item import ListBodyKeyItemDataItem
 from .list_body_message_view import ListBodyMessageView
 from .list_body_message_view_data_item import ListBodyMessageViewDataItem
+from .list_body_message_view_data_item_metadata import ListBodyMessageViewDataItemMetadata
 from .list_body_template_view import ListBodyTemplateView
 from .list_body_template_view_data_item import ListBodyTemplateViewDataItem
 from .list_body_tenant_view import ListBodyTenantView
@@ -111,6 +117,7 @@ from .list_body_tenant_view_data_item import ListBodyTenantViewDataItem
 from .list_body_webhook_item import ListBodyWebhookItem
 from .list_body_webhook_item_data_item import ListBodyWebhookItemDataItem
 from .message_view import MessageView
+from .message_view_metadata import MessageViewMetadata
 from .new_tenant_keys import NewTenantKeys
 from .node_view import NodeView
 from .operator_phone import OperatorPhone
@@ -129,6 +136,7 @@ from .revoked import Revoked
 from .secret_rotated import SecretRotated
 from .send_body import SendBody
 from .send_body_data_type_0 import SendBodyDataType0
+from .send_body_metadata_type_0 import SendBodyMetadataType0
 from .sim_body import SimBody
 from .status import Status
 from .status_body import StatusBody
@@ -149,12 +157,14 @@ __all__ = (
     "CampaignView",
     "CampaignViewAudience",
     "CampaignViewData",
+    "CampaignViewMetadata",
     "CampaignViewSkipped",
     "ContactView",
     "ContactViewAttributes",
     "Counts",
     "CreateCampaign",
     "CreateCampaignDataType0",
+    "CreateCampaignMetadataType0",
     "CreateContact",
     "CreateContactAttributesType0",
     "CreateKey",
@@ -170,6 +180,7 @@ __all__ = (
     "DataBodyCampaignViewData",
     "DataBodyCampaignViewDataAudience",
     "DataBodyCampaignViewDataData",
+    "DataBodyCampaignViewDataMetadata",
     "DataBodyCampaignViewDataSkipped",
     "DataBodyContactView",
     "DataBodyContactViewData",
@@ -189,6 +200,7 @@ __all__ = (
     "DataBodyKeyCreatedData",
     "DataBodyMessageView",
     "DataBodyMessageViewData",
+    "DataBodyMessageViewDataMetadata",
     "DataBodyOperatorPhone",
     "DataBodyOperatorPhoneData",
     "DataBodyReleased",
@@ -236,6 +248,7 @@ __all__ = (
     "ListBodyCampaignViewDataItem",
     "ListBodyCampaignViewDataItemAudience",
     "ListBodyCampaignViewDataItemData",
+    "ListBodyCampaignViewDataItemMetadata",
     "ListBodyCampaignViewDataItemSkipped",
     "ListBodyContactView",
     "ListBodyContactViewDataItem",
@@ -247,6 +260,7 @@ __all__ = (
     "ListBodyKeyItemDataItem",
     "ListBodyMessageView",
     "ListBodyMessageViewDataItem",
+    "ListBodyMessageViewDataItemMetadata",
     "ListBodyTemplateView",
     "ListBodyTemplateViewDataItem",
     "ListBodyTenantView",
@@ -254,6 +268,7 @@ __all__ = (
     "ListBodyWebhookItem",
     "ListBodyWebhookItemDataItem",
     "MessageView",
+    "MessageViewMetadata",
     "NewTenantKeys",
     "NodeView",
     "OperatorPhone",
@@ -272,6 +287,7 @@ __all__ = (
     "SecretRotated",
     "SendBody",
     "SendBodyDataType0",
+    "SendBodyMetadataType0",
     "SimBody",
     "Status",
     "StatusBody",

@@ -12,6 +12,7 @@ from ..types import UNSET, Unset
 if TYPE_CHECKING:
     from ..models.campaign_view_audience import CampaignViewAudience
     from ..models.campaign_view_data import CampaignViewData
+    from ..models.campaign_view_metadata import CampaignViewMetadata
     from ..models.campaign_view_skipped import CampaignViewSkipped
     from ..models.counts import Counts
 
@@ -30,6 +31,7 @@ class CampaignView:
         created_at (datetime.datetime): Creation time.
         data (CampaignViewData): Shared template values.
         id (str): Campaign id.
+        metadata (CampaignViewMetadata): The tenant's own values given to every message (`{}` when none).
         name (str): Label.
         processed (int): Recipients handled so far (sent or skipped).
         skipped (CampaignViewSkipped): Recipients not sent, by the code that refused them.
@@ -47,6 +49,7 @@ class CampaignView:
     created_at: datetime.datetime
     data: CampaignViewData
     id: str
+    metadata: CampaignViewMetadata
     name: str
     processed: int
     skipped: CampaignViewSkipped
@@ -70,6 +73,8 @@ class CampaignView:
         data = self.data.to_dict()
 
         id = self.id
+
+        metadata = self.metadata.to_dict()
 
         name = self.name
 
@@ -119,6 +124,7 @@ class CampaignView:
                 "created_at": created_at,
                 "data": data,
                 "id": id,
+                "metadata": metadata,
                 "name": name,
                 "processed": processed,
                 "skipped": skipped,
@@ -141,6 +147,7 @@ class CampaignView:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.campaign_view_audience import CampaignViewAudience  # noqa: PLC0415
         from ..models.campaign_view_data import CampaignViewData  # noqa: PLC0415
+        from ..models.campaign_view_metadata import CampaignViewMetadata  # noqa: PLC0415
         from ..models.campaign_view_skipped import CampaignViewSkipped  # noqa: PLC0415
         from ..models.counts import Counts  # noqa: PLC0415
 
@@ -156,6 +163,8 @@ class CampaignView:
         data = CampaignViewData.from_dict(d.pop("data"))
 
         id = d.pop("id")
+
+        metadata = CampaignViewMetadata.from_dict(d.pop("metadata"))
 
         name = d.pop("name")
 
@@ -226,6 +235,7 @@ class CampaignView:
             created_at=created_at,
             data=data,
             id=id,
+            metadata=metadata,
             name=name,
             processed=processed,
             skipped=skipped,

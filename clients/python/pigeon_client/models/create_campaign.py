@@ -10,6 +10,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.create_campaign_data_type_0 import CreateCampaignDataType0
+    from ..models.create_campaign_metadata_type_0 import CreateCampaignMetadataType0
 
 
 T = TypeVar("T", bound="CreateCampaign")
@@ -27,6 +28,8 @@ class CreateCampaign:
         contact_ids (list[str] | None | Unset): Recipients: these contacts, or
         data (CreateCampaignDataType0 | None | Unset): Shared template values (each recipient's contact attributes fill
             the rest).
+        metadata (CreateCampaignMetadataType0 | None | Unset): Up to 20 string values of the tenant's own, given to
+            every message (as on a send).
         phones (list[str] | None | Unset): these numbers (E.164, at most 100,000), or
         template (None | str | Unset): a template name or id.
     """
@@ -37,11 +40,13 @@ class CreateCampaign:
     channel: RequestedChannel | Unset = UNSET
     contact_ids: list[str] | None | Unset = UNSET
     data: CreateCampaignDataType0 | None | Unset = UNSET
+    metadata: CreateCampaignMetadataType0 | None | Unset = UNSET
     phones: list[str] | None | Unset = UNSET
     template: None | str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.create_campaign_data_type_0 import CreateCampaignDataType0  # noqa: PLC0415
+        from ..models.create_campaign_metadata_type_0 import CreateCampaignMetadataType0  # noqa: PLC0415
 
         name = self.name
 
@@ -78,6 +83,14 @@ class CreateCampaign:
         else:
             data = self.data
 
+        metadata: dict[str, Any] | None | Unset
+        if isinstance(self.metadata, Unset):
+            metadata = UNSET
+        elif isinstance(self.metadata, CreateCampaignMetadataType0):
+            metadata = self.metadata.to_dict()
+        else:
+            metadata = self.metadata
+
         phones: list[str] | None | Unset
         if isinstance(self.phones, Unset):
             phones = UNSET
@@ -110,6 +123,8 @@ class CreateCampaign:
             field_dict["contact_ids"] = contact_ids
         if data is not UNSET:
             field_dict["data"] = data
+        if metadata is not UNSET:
+            field_dict["metadata"] = metadata
         if phones is not UNSET:
             field_dict["phones"] = phones
         if template is not UNSET:
@@ -120,6 +135,7 @@ class CreateCampaign:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.create_campaign_data_type_0 import CreateCampaignDataType0  # noqa: PLC0415
+        from ..models.create_campaign_metadata_type_0 import CreateCampaignMetadataType0  # noqa: PLC0415
 
         d = dict(src_dict)
         name = d.pop("name")
@@ -183,6 +199,23 @@ class CreateCampaign:
 
         data = _parse_data(d.pop("data", UNSET))
 
+        def _parse_metadata(data: object) -> CreateCampaignMetadataType0 | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                metadata_type_0 = CreateCampaignMetadataType0.from_dict(data)
+
+                return metadata_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(CreateCampaignMetadataType0 | None | Unset, data)
+
+        metadata = _parse_metadata(d.pop("metadata", UNSET))
+
         def _parse_phones(data: object) -> list[str] | None | Unset:
             if data is None:
                 return data
@@ -216,6 +249,7 @@ class CreateCampaign:
             channel=channel,
             contact_ids=contact_ids,
             data=data,
+            metadata=metadata,
             phones=phones,
             template=template,
         )

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from ..models.counts import Counts
     from ..models.data_body_campaign_view_data_audience import DataBodyCampaignViewDataAudience
     from ..models.data_body_campaign_view_data_data import DataBodyCampaignViewDataData
+    from ..models.data_body_campaign_view_data_metadata import DataBodyCampaignViewDataMetadata
     from ..models.data_body_campaign_view_data_skipped import DataBodyCampaignViewDataSkipped
 
 
@@ -30,6 +31,7 @@ class DataBodyCampaignViewData:
         created_at (datetime.datetime): Creation time.
         data (DataBodyCampaignViewDataData): Shared template values.
         id (str): Campaign id.
+        metadata (DataBodyCampaignViewDataMetadata): The tenant's own values given to every message (`{}` when none).
         name (str): Label.
         processed (int): Recipients handled so far (sent or skipped).
         skipped (DataBodyCampaignViewDataSkipped): Recipients not sent, by the code that refused them.
@@ -47,6 +49,7 @@ class DataBodyCampaignViewData:
     created_at: datetime.datetime
     data: DataBodyCampaignViewDataData
     id: str
+    metadata: DataBodyCampaignViewDataMetadata
     name: str
     processed: int
     skipped: DataBodyCampaignViewDataSkipped
@@ -70,6 +73,8 @@ class DataBodyCampaignViewData:
         data = self.data.to_dict()
 
         id = self.id
+
+        metadata = self.metadata.to_dict()
 
         name = self.name
 
@@ -119,6 +124,7 @@ class DataBodyCampaignViewData:
                 "created_at": created_at,
                 "data": data,
                 "id": id,
+                "metadata": metadata,
                 "name": name,
                 "processed": processed,
                 "skipped": skipped,
@@ -142,6 +148,7 @@ class DataBodyCampaignViewData:
         from ..models.counts import Counts  # noqa: PLC0415
         from ..models.data_body_campaign_view_data_audience import DataBodyCampaignViewDataAudience  # noqa: PLC0415
         from ..models.data_body_campaign_view_data_data import DataBodyCampaignViewDataData  # noqa: PLC0415
+        from ..models.data_body_campaign_view_data_metadata import DataBodyCampaignViewDataMetadata  # noqa: PLC0415
         from ..models.data_body_campaign_view_data_skipped import DataBodyCampaignViewDataSkipped  # noqa: PLC0415
 
         d = dict(src_dict)
@@ -156,6 +163,8 @@ class DataBodyCampaignViewData:
         data = DataBodyCampaignViewDataData.from_dict(d.pop("data"))
 
         id = d.pop("id")
+
+        metadata = DataBodyCampaignViewDataMetadata.from_dict(d.pop("metadata"))
 
         name = d.pop("name")
 
@@ -226,6 +235,7 @@ class DataBodyCampaignViewData:
             created_at=created_at,
             data=data,
             id=id,
+            metadata=metadata,
             name=name,
             processed=processed,
             skipped=skipped,

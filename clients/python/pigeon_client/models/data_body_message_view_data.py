@@ -2,12 +2,16 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.data_body_message_view_data_metadata import DataBodyMessageViewDataMetadata
+
 
 T = TypeVar("T", bound="DataBodyMessageViewData")
 
@@ -22,6 +26,7 @@ class DataBodyMessageViewData:
         created_at (datetime.datetime): Acceptance time.
         direction (str): `outbound` or `inbound`.
         message_id (str): Message id.
+        metadata (DataBodyMessageViewDataMetadata): The tenant's own values given at the send (`{}` when none).
         status (str): `queued`, `sending`, `sent`, `delivered`, `failed`, `cancelled` or (inbound) `received`.
         test (bool): Sent with a test key.
         to (str): Recipient (outbound) or the tenant's phone (inbound).
@@ -43,6 +48,7 @@ class DataBodyMessageViewData:
     created_at: datetime.datetime
     direction: str
     message_id: str
+    metadata: DataBodyMessageViewDataMetadata
     status: str
     test: bool
     to: str
@@ -68,6 +74,8 @@ class DataBodyMessageViewData:
         direction = self.direction
 
         message_id = self.message_id
+
+        metadata = self.metadata.to_dict()
 
         status = self.status
 
@@ -152,6 +160,7 @@ class DataBodyMessageViewData:
                 "created_at": created_at,
                 "direction": direction,
                 "message_id": message_id,
+                "metadata": metadata,
                 "status": status,
                 "test": test,
                 "to": to,
@@ -182,6 +191,8 @@ class DataBodyMessageViewData:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.data_body_message_view_data_metadata import DataBodyMessageViewDataMetadata  # noqa: PLC0415
+
         d = dict(src_dict)
         body = d.pop("body")
 
@@ -192,6 +203,8 @@ class DataBodyMessageViewData:
         direction = d.pop("direction")
 
         message_id = d.pop("message_id")
+
+        metadata = DataBodyMessageViewDataMetadata.from_dict(d.pop("metadata"))
 
         status = d.pop("status")
 
@@ -327,6 +340,7 @@ class DataBodyMessageViewData:
             created_at=created_at,
             direction=direction,
             message_id=message_id,
+            metadata=metadata,
             status=status,
             test=test,
             to=to,

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from ..models.counts import Counts
     from ..models.list_body_campaign_view_data_item_audience import ListBodyCampaignViewDataItemAudience
     from ..models.list_body_campaign_view_data_item_data import ListBodyCampaignViewDataItemData
+    from ..models.list_body_campaign_view_data_item_metadata import ListBodyCampaignViewDataItemMetadata
     from ..models.list_body_campaign_view_data_item_skipped import ListBodyCampaignViewDataItemSkipped
 
 
@@ -30,6 +31,8 @@ class ListBodyCampaignViewDataItem:
         created_at (datetime.datetime): Creation time.
         data (ListBodyCampaignViewDataItemData): Shared template values.
         id (str): Campaign id.
+        metadata (ListBodyCampaignViewDataItemMetadata): The tenant's own values given to every message (`{}` when
+            none).
         name (str): Label.
         processed (int): Recipients handled so far (sent or skipped).
         skipped (ListBodyCampaignViewDataItemSkipped): Recipients not sent, by the code that refused them.
@@ -47,6 +50,7 @@ class ListBodyCampaignViewDataItem:
     created_at: datetime.datetime
     data: ListBodyCampaignViewDataItemData
     id: str
+    metadata: ListBodyCampaignViewDataItemMetadata
     name: str
     processed: int
     skipped: ListBodyCampaignViewDataItemSkipped
@@ -70,6 +74,8 @@ class ListBodyCampaignViewDataItem:
         data = self.data.to_dict()
 
         id = self.id
+
+        metadata = self.metadata.to_dict()
 
         name = self.name
 
@@ -119,6 +125,7 @@ class ListBodyCampaignViewDataItem:
                 "created_at": created_at,
                 "data": data,
                 "id": id,
+                "metadata": metadata,
                 "name": name,
                 "processed": processed,
                 "skipped": skipped,
@@ -142,6 +149,7 @@ class ListBodyCampaignViewDataItem:
         from ..models.counts import Counts  # noqa: PLC0415
         from ..models.list_body_campaign_view_data_item_audience import ListBodyCampaignViewDataItemAudience  # noqa: PLC0415
         from ..models.list_body_campaign_view_data_item_data import ListBodyCampaignViewDataItemData  # noqa: PLC0415
+        from ..models.list_body_campaign_view_data_item_metadata import ListBodyCampaignViewDataItemMetadata  # noqa: PLC0415
         from ..models.list_body_campaign_view_data_item_skipped import ListBodyCampaignViewDataItemSkipped  # noqa: PLC0415
 
         d = dict(src_dict)
@@ -156,6 +164,8 @@ class ListBodyCampaignViewDataItem:
         data = ListBodyCampaignViewDataItemData.from_dict(d.pop("data"))
 
         id = d.pop("id")
+
+        metadata = ListBodyCampaignViewDataItemMetadata.from_dict(d.pop("metadata"))
 
         name = d.pop("name")
 
@@ -226,6 +236,7 @@ class ListBodyCampaignViewDataItem:
             created_at=created_at,
             data=data,
             id=id,
+            metadata=metadata,
             name=name,
             processed=processed,
             skipped=skipped,

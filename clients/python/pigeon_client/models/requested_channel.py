@@ -4,6 +4,7 @@ from enum import StrEnum
 class RequestedChannel(StrEnum):
     AUTO = "auto"
     IMESSAGE = "imessage"
+    SMS = "sms"
 
     def __str__(self) -> str:
         return str(self.value)

@@ -10,6 +10,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.send_body_data_type_0 import SendBodyDataType0
+    from ..models.send_body_metadata_type_0 import SendBodyMetadataType0
 
 
 T = TypeVar("T", bound="SendBody")
@@ -24,6 +25,10 @@ class SendBody:
         body (None | str | Unset): Text, 1–10,000 characters. Exactly one of `body` and `template`.
         channel (RequestedChannel | Unset): The channels a send may ask for.
         data (None | SendBodyDataType0 | Unset): Template values (strings, numbers or booleans).
+        from_ (None | str | Unset): One of the tenant's phones (E.164): the message goes through it only.
+        metadata (None | SendBodyMetadataType0 | Unset): Up to 20 string values of the tenant's own (keys 1–40 of
+            `[A-Za-z0-9_.-]`, values up to
+            500 characters), echoed in the record and every event about the message.
         send_at (None | str | Unset): Send later: an RFC 3339 time in the future, at most 30 days ahead.
         template (None | str | Unset): A template's name or id; its `{{ variables }}` come from `data`, then the
             recipient
@@ -34,11 +39,14 @@ class SendBody:
     body: None | str | Unset = UNSET
     channel: RequestedChannel | Unset = UNSET
     data: None | SendBodyDataType0 | Unset = UNSET
+    from_: None | str | Unset = UNSET
+    metadata: None | SendBodyMetadataType0 | Unset = UNSET
     send_at: None | str | Unset = UNSET
     template: None | str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.send_body_data_type_0 import SendBodyDataType0  # noqa: PLC0415
+        from ..models.send_body_metadata_type_0 import SendBodyMetadataType0  # noqa: PLC0415
 
         to = self.to
 
@@ -59,6 +67,20 @@ class SendBody:
             data = self.data.to_dict()
         else:
             data = self.data
+
+        from_: None | str | Unset
+        if isinstance(self.from_, Unset):
+            from_ = UNSET
+        else:
+            from_ = self.from_
+
+        metadata: dict[str, Any] | None | Unset
+        if isinstance(self.metadata, Unset):
+            metadata = UNSET
+        elif isinstance(self.metadata, SendBodyMetadataType0):
+            metadata = self.metadata.to_dict()
+        else:
+            metadata = self.metadata
 
         send_at: None | str | Unset
         if isinstance(self.send_at, Unset):
@@ -85,6 +107,10 @@ class SendBody:
             field_dict["channel"] = channel
         if data is not UNSET:
             field_dict["data"] = data
+        if from_ is not UNSET:
+            field_dict["from"] = from_
+        if metadata is not UNSET:
+            field_dict["metadata"] = metadata
         if send_at is not UNSET:
             field_dict["send_at"] = send_at
         if template is not UNSET:
@@ -95,6 +121,7 @@ class SendBody:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.send_body_data_type_0 import SendBodyDataType0  # noqa: PLC0415
+        from ..models.send_body_metadata_type_0 import SendBodyMetadataType0  # noqa: PLC0415
 
         d = dict(src_dict)
         to = d.pop("to")
@@ -132,6 +159,32 @@ class SendBody:
 
         data = _parse_data(d.pop("data", UNSET))
 
+        def _parse_from_(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        from_ = _parse_from_(d.pop("from", UNSET))
+
+        def _parse_metadata(data: object) -> None | SendBodyMetadataType0 | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                metadata_type_0 = SendBodyMetadataType0.from_dict(data)
+
+                return metadata_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | SendBodyMetadataType0 | Unset, data)
+
+        metadata = _parse_metadata(d.pop("metadata", UNSET))
+
         def _parse_send_at(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -155,6 +208,8 @@ class SendBody:
             body=body,
             channel=channel,
             data=data,
+            from_=from_,
+            metadata=metadata,
             send_at=send_at,
             template=template,
         )

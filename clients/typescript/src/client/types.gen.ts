@@ -139,6 +139,12 @@ export type CampaignView = {
      */
     launched_at?: string | null;
     /**
+     * The tenant's own values given to every message (`{}` when none).
+     */
+    metadata: {
+        [key: string]: unknown;
+    };
+    /**
      * Label.
      */
     name: string;
@@ -249,7 +255,7 @@ export type CreateCampaign = {
      */
     body?: string | null;
     /**
-     * `auto` (default) or `imessage`.
+     * `auto` (default), `imessage` or `sms`.
      */
     channel?: RequestedChannel;
     /**
@@ -260,6 +266,12 @@ export type CreateCampaign = {
      * Shared template values (each recipient's contact attributes fill the rest).
      */
     data?: {
+        [key: string]: unknown;
+    } | null;
+    /**
+     * Up to 20 string values of the tenant's own, given to every message (as on a send).
+     */
+    metadata?: {
         [key: string]: unknown;
     } | null;
     /**
@@ -505,6 +517,12 @@ export type DataBodyCampaignView = {
          * Launch time.
          */
         launched_at?: string | null;
+        /**
+         * The tenant's own values given to every message (`{}` when none).
+         */
+        metadata: {
+            [key: string]: unknown;
+        };
         /**
          * Label.
          */
@@ -807,6 +825,12 @@ export type DataBodyMessageView = {
          * Message id.
          */
         message_id: string;
+        /**
+         * The tenant's own values given at the send (`{}` when none).
+         */
+        metadata: {
+            [key: string]: unknown;
+        };
         /**
          * Held until.
          */
@@ -1595,6 +1619,12 @@ export type ListBodyCampaignView = {
          */
         launched_at?: string | null;
         /**
+         * The tenant's own values given to every message (`{}` when none).
+         */
+        metadata: {
+            [key: string]: unknown;
+        };
+        /**
          * Label.
          */
         name: string;
@@ -1829,6 +1859,12 @@ export type ListBodyMessageView = {
          */
         message_id: string;
         /**
+         * The tenant's own values given at the send (`{}` when none).
+         */
+        metadata: {
+            [key: string]: unknown;
+        };
+        /**
          * Held until.
          */
         scheduled_at?: string | null;
@@ -2044,6 +2080,12 @@ export type MessageView = {
      * Message id.
      */
     message_id: string;
+    /**
+     * The tenant's own values given at the send (`{}` when none).
+     */
+    metadata: {
+        [key: string]: unknown;
+    };
     /**
      * Held until.
      */
@@ -2334,7 +2376,7 @@ export type ReportedStatus = 'sent' | 'delivered' | 'failed';
 /**
  * The channels a send may ask for.
  */
-export type RequestedChannel = 'auto' | 'imessage';
+export type RequestedChannel = 'auto' | 'imessage' | 'sms';
 
 /**
  * Answer of a revocation.
@@ -2377,13 +2419,24 @@ export type SendBody = {
      */
     body?: string | null;
     /**
-     * `auto` (default) or `imessage`.
+     * `auto` (default), `imessage`, or `sms` (SMS even when the number has iMessage).
      */
     channel?: RequestedChannel;
     /**
      * Template values (strings, numbers or booleans).
      */
     data?: {
+        [key: string]: unknown;
+    } | null;
+    /**
+     * One of the tenant's phones (E.164): the message goes through it only.
+     */
+    from?: string | null;
+    /**
+     * Up to 20 string values of the tenant's own (keys 1–40 of `[A-Za-z0-9_.-]`, values up to
+     * 500 characters), echoed in the record and every event about the message.
+     */
+    metadata?: {
         [key: string]: unknown;
     } | null;
     /**
