@@ -121,6 +121,7 @@ fn main() {
                 campaign_id: None,
                 from: None,
                 metadata: Default::default(),
+                valid_for: None,
             };
             engine.send_with_key(key, Some(req)).await.1.unwrap();
             ids.push(t.tenant.id);

@@ -27,6 +27,7 @@ fn request(i: u64) -> SendRequest {
         campaign_id: None,
         from: None,
         metadata: Default::default(),
+        valid_for: None,
     }
 }
 

@@ -73,6 +73,7 @@ fn deliveries(c: &mut Criterion) {
                                     campaign_id: None,
                                     from: None,
                                     metadata: Default::default(),
+                                    valid_for: None,
                                 };
                                 t.send(req).await.unwrap();
                             }

@@ -12,6 +12,8 @@ pub enum FailureCode {
     RecipientOptedOut,
     /// No phone could take it (or its phone was removed).
     NoPhoneAvailable,
+    /// No phone took it before its `valid_for` ran out.
+    Expired,
     /// The day's first-time recipients were used up.
     NewContactLimit,
     /// The number is not E.164.
@@ -35,6 +37,7 @@ impl FailureCode {
             FailureCode::DeliveryFailed => "DELIVERY_FAILED",
             FailureCode::RecipientOptedOut => "RECIPIENT_OPTED_OUT",
             FailureCode::NoPhoneAvailable => "NO_PHONE_AVAILABLE",
+            FailureCode::Expired => "EXPIRED",
             FailureCode::NewContactLimit => "NEW_CONTACT_LIMIT",
             FailureCode::InvalidPhoneNumber => "INVALID_PHONE_NUMBER",
             FailureCode::InvalidTemplate => "INVALID_TEMPLATE",

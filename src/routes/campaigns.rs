@@ -45,6 +45,10 @@ pub struct CreateCampaign {
     #[serde(default)]
     #[schema(value_type = Option<Object>)]
     pub metadata: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Each message's `valid_for` (10–259,200 s from its own acceptance), as on a send.
+    #[serde(default)]
+    #[schema(minimum = 10, maximum = 259200)]
+    pub valid_for: Option<u32>,
     /// Recipients: these contacts, or
     #[serde(default)]
     pub contact_ids: Option<Vec<String>>,
@@ -97,6 +101,8 @@ pub struct CampaignView {
     /// The tenant's own values given to every message (`{}` when none).
     #[schema(value_type = Object)]
     pub metadata: BTreeMap<String, String>,
+    /// Each message's `valid_for`, seconds.
+    pub valid_for: Option<u32>,
     /// `{contact_ids: [...]}`, `{phones: [...]}` or `"all_contacts"`.
     #[schema(value_type = Object)]
     pub audience: Audience,
@@ -141,6 +147,7 @@ fn view(reads: &TenantReads, c: CampaignRecord) -> Result<CampaignView, ApiError
         data: c.data,
         channel: c.channel,
         metadata: c.metadata,
+        valid_for: c.valid_for,
         audience: c.audience,
         total: c.total,
         processed: c.processed,
@@ -172,6 +179,7 @@ pub async fn create(
         return Err(ApiError::Validation("name: must be 1 to 200 characters".into()));
     }
     let metadata = super::messages::parse_metadata(b.metadata)?;
+    let valid_for = super::messages::check_valid_for(b.valid_for)?;
     match (&b.body, &b.template) {
         (Some(_), Some(_)) | (None, None) => {
             return Err(ApiError::Validation("body: give exactly one of body or template".into()))
@@ -210,6 +218,7 @@ pub async fn create(
         data: b.data.unwrap_or_default(),
         channel,
         metadata,
+        valid_for,
         audience,
         test,
     };

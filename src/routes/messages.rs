@@ -46,6 +46,21 @@ const MAX_METADATA_KEY: usize = 40;
 /// Longest `metadata` value, in characters.
 const MAX_METADATA_VALUE: usize = 500;
 
+/// Shortest and longest `valid_for`, seconds (three days).
+const VALID_FOR: std::ops::RangeInclusive<u32> = 10..=259_200;
+
+/// Checks `valid_for`: whole seconds, 10 to 259,200.
+pub(crate) fn check_valid_for(given: Option<u32>) -> Result<Option<u32>, ApiError> {
+    match given {
+        Some(s) if !VALID_FOR.contains(&s) => Err(ApiError::Validation(format!(
+            "valid_for: must be {} to {} seconds, got {s}",
+            VALID_FOR.start(),
+            VALID_FOR.end()
+        ))),
+        given => Ok(given),
+    }
+}
+
 /// Checks `metadata`: at most 20 string values, keys of 1–40 characters of `[A-Za-z0-9_.-]`,
 /// values of at most 500 characters.
 pub(crate) fn parse_metadata(
@@ -98,6 +113,11 @@ pub struct SendBody {
     #[serde(default)]
     #[schema(value_type = Option<Object>)]
     pub metadata: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Seconds (10–259,200) a phone may still take the message after it is accepted; past
+    /// them it fails with `error_code: EXPIRED` and never reaches a phone.
+    #[serde(default)]
+    #[schema(minimum = 10, maximum = 259200)]
+    pub valid_for: Option<u32>,
     /// Text, 1–10,000 characters. Exactly one of `body` and `template`.
     #[serde(default)]
     #[schema(min_length = 1, max_length = 10000)]
@@ -210,6 +230,9 @@ pub struct MessageView {
     /// The tenant's own values given at the send (`{}` when none).
     #[schema(value_type = Object)]
     pub metadata: std::collections::BTreeMap<String, String>,
+    /// When a message no phone has taken fails `EXPIRED` (`created_at` + `valid_for`).
+    #[serde(with = "pigeon_actors::storage::ts::option")]
+    pub expires_at: Option<DateTime<Utc>>,
 }
 
 impl From<MessageRecord> for MessageView {
@@ -234,6 +257,7 @@ impl From<MessageRecord> for MessageView {
             failure_reason: m.failure_reason,
             error_code: m.error_code,
             metadata: m.metadata,
+            expires_at: m.expires_at,
         }
     }
 }
@@ -275,6 +299,7 @@ fn validate(
         })
         .transpose()?;
     let metadata = parse_metadata(b.metadata)?;
+    let valid_for = check_valid_for(b.valid_for)?;
     let to = PhoneNumber::parse(&b.to).ok_or_else(|| {
         ApiError::InvalidPhoneNumber(format!(
             "to: {:?} is not E.164: it must be + then 10 to 15 digits",
@@ -303,6 +328,7 @@ fn validate(
         campaign_id: None,
         from,
         metadata,
+        valid_for,
     })
 }
 

@@ -16,6 +16,7 @@ mod dashboard;
 mod detect;
 mod disk;
 mod envelope;
+mod expiry;
 mod fake_bluebubbles;
 mod fleet;
 mod identity;

@@ -130,8 +130,11 @@ impl PhoneActor {
             if m.status == MessageStatus::Sending {
                 m.status = MessageStatus::Queued;
                 m.lease = None;
-                self.save(&m);
-                back.push(id);
+                // Its time ran out while it was leased: it fails instead of going back.
+                if !self.expire_if_due(&mut m) {
+                    self.save(&m);
+                    back.push(id);
+                }
             }
         }
         back.sort();

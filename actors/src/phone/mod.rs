@@ -164,6 +164,8 @@ pub(crate) struct PhoneActor {
     sim_in_flight: usize,
     /// The tenant's webhooks, for the events its messages' fates make.
     subs: crate::webhook::Subscribers,
+    /// The scheduler, which tells the tenant when a queued message's `valid_for` runs out.
+    scheduler: Arc<std::sync::OnceLock<Addr<crate::scheduler::Scheduler>>>,
 }
 
 impl PhoneActor {
@@ -173,6 +175,7 @@ impl PhoneActor {
         rec: &PhoneRecord,
         live: Arc<PhoneLive>,
         subs: crate::webhook::Subscribers,
+        scheduler: Arc<std::sync::OnceLock<Addr<crate::scheduler::Scheduler>>>,
     ) -> Self {
         Self {
             store,
@@ -188,7 +191,26 @@ impl PhoneActor {
             recovering: VecDeque::new(),
             sim_in_flight: 0,
             subs,
+            scheduler,
         }
+    }
+
+    /// Asks to be told when a queued message expires (the tenant actor then sends [`Expire`]).
+    fn watch_expiry(&self, id: Ulid, expires_at: Option<chrono::DateTime<chrono::Utc>>) {
+        if let (Some(at), Some(s)) = (expires_at, self.scheduler.get()) {
+            s.do_send(crate::scheduler::Hold { at, tenant: self.tenant_id, id });
+        }
+    }
+
+    /// Fails a message whose `valid_for` ran out before a phone took it; returns true if it did.
+    fn expire_if_due(&self, m: &mut MessageRecord) -> bool {
+        let now = self.clock.now();
+        if m.expires_at.is_some_and(|e| e <= now) {
+            fail(m, now, FailureCode::Expired, EXPIRED_REASON);
+            self.save(m);
+            return true;
+        }
+        false
     }
 
     /// The agent's side, made on first use (a phone is an agent or a sim for its whole life,
@@ -235,7 +257,10 @@ impl PhoneActor {
         while out.len() < max {
             let Some(id) = self.queue.pop_front() else { break };
             let Some(mut m) = self.load(id) else { continue };
-            if m.status != MessageStatus::Queued || self.refuse_if_opted_out(&mut m) {
+            if m.status != MessageStatus::Queued
+                || self.expire_if_due(&mut m)
+                || self.refuse_if_opted_out(&mut m)
+            {
                 continue;
             }
             m.status = MessageStatus::Sending;
@@ -279,16 +304,40 @@ impl Actor for PhoneActor {
     }
 }
 
-/// New work, already on disk.
+/// The `failure_reason` of an expired message.
+pub(crate) const EXPIRED_REASON: &str = "No phone took the message within its valid_for.";
+
+/// New work, already on disk, with its expiry.
 #[derive(Message)]
 #[rtype(result = "()")]
-pub(crate) struct Enqueue(pub Ulid);
+pub(crate) struct Enqueue {
+    pub id: Ulid,
+    pub expires_at: Option<chrono::DateTime<chrono::Utc>>,
+}
 
 impl Handler<Enqueue> for PhoneActor {
     type Result = ();
     fn handle(&mut self, msg: Enqueue, ctx: &mut Self::Context) {
-        self.queue.push_back(msg.0);
+        self.queue.push_back(msg.id);
+        self.watch_expiry(msg.id, msg.expires_at);
         self.dispatch(ctx);
+    }
+}
+
+/// A queued message's `valid_for` ran out: it fails `EXPIRED` unless a phone took it meanwhile
+/// (a leased message is not recalled; its lease running out fails it then).
+#[derive(Message)]
+#[rtype(result = "()")]
+pub(crate) struct Expire(pub Ulid);
+
+impl Handler<Expire> for PhoneActor {
+    type Result = ();
+    fn handle(&mut self, msg: Expire, _: &mut Self::Context) {
+        let Some(pos) = self.queue.iter().position(|id| *id == msg.0) else { return };
+        let Some(mut m) = self.load(msg.0) else { return };
+        if m.status == MessageStatus::Queued && self.expire_if_due(&mut m) {
+            self.queue.remove(pos);
+        }
     }
 }
 

@@ -42,7 +42,11 @@ impl PhoneActor {
                 continue;
             };
             match (m.status, self.driver, m.lease.clone()) {
-                (MessageStatus::Queued, _, _) => requeued.push(id),
+                (MessageStatus::Queued, _, _) if self.expire_if_due(&mut m) => {}
+                (MessageStatus::Queued, _, _) => {
+                    self.watch_expiry(id, m.expires_at);
+                    requeued.push(id);
+                }
                 // An agent may still answer a lease it took before the restart.
                 (MessageStatus::Sending, PhoneDriver::Agent, Some(lease)) => {
                     self.agent().leases.insert(id, lease);
@@ -51,8 +55,11 @@ impl PhoneActor {
                 (MessageStatus::Sending, _, _) => {
                     m.status = MessageStatus::Queued;
                     m.lease = None;
-                    self.save(&m);
-                    requeued.push(id);
+                    if !self.expire_if_due(&mut m) {
+                        self.save(&m);
+                        self.watch_expiry(id, m.expires_at);
+                        requeued.push(id);
+                    }
                 }
                 // Finished before the crash; only its index entry was left.
                 _ => {

@@ -30,6 +30,8 @@ pub struct NewCampaign {
     pub channel: Channel,
     /// The tenant's own values, given to every message.
     pub metadata: BTreeMap<String, String>,
+    /// Each message's `valid_for`.
+    pub valid_for: Option<u32>,
     /// Recipients.
     pub audience: Audience,
     /// Created with a test key.
@@ -71,6 +73,7 @@ impl Handler<CreateCampaign> for TenantActor {
                 data: n.data,
                 channel: n.channel,
                 metadata: n.metadata,
+                valid_for: n.valid_for,
                 test: n.test,
                 audience: n.audience,
                 total: 0,

@@ -15,7 +15,8 @@ use crate::phone::{self};
 use crate::webhook::{self};
 use crate::EngineError;
 
-/// A held message's time has come: hand it to its phone (or complete it, for test keys).
+/// A message the scheduler held is due: a held message's time has come (hand it to its phone,
+/// or complete it, for test keys), or a queued one's `valid_for` ran out (it fails `EXPIRED`).
 #[derive(Message, Clone)]
 #[rtype(result = "()")]
 pub(crate) struct Release(pub Ulid);
@@ -26,16 +27,35 @@ impl Handler<Release> for TenantActor {
     fn handle(&mut self, msg: Release, ctx: &mut Self::Context) {
         self.active(self.clock.now());
         let Ok(Some(mut m)) = self.store.messages().get(self.tenant.id, msg.0) else { return };
-        if !(m.held && m.status == MessageStatus::Queued) {
-            return; // cancelled meanwhile
+        if m.status != MessageStatus::Queued {
+            return; // cancelled, sent or failed meanwhile
         }
-        m.held = false;
         let now = self.clock.now();
         let phone =
             m.phone_id.and_then(|p| self.phones.iter().find(|s| s.rec.id == p)).map(|s| s.addr.clone());
+        if m.expires_at.is_some_and(|e| e <= now) {
+            match (m.held, phone) {
+                // In its phone's queue: the phone fails it unless it just handed it out.
+                (false, Some(addr)) => addr.do_send(phone::Expire(m.id)),
+                (false, None) => {}
+                (true, _) => {
+                    m.held = false;
+                    phone::fail(&mut m, now, FailureCode::Expired, phone::EXPIRED_REASON);
+                    if let Err(e) = webhook::write_with_events(&self.store, &self.subs, &m, now) {
+                        log_store_failure!(e, message_id = %m.id, "cannot expire a held message");
+                    }
+                }
+            }
+            return;
+        }
+        if !m.held {
+            return;
+        }
+        m.held = false;
+        let enqueue = phone::Enqueue { id: m.id, expires_at: m.expires_at };
         let res = match (m.test, phone) {
             (true, _) => self.store.messages().put(&m).map(|()| ctx.address().do_send(CompleteTest(m.id))),
-            (false, Some(addr)) => self.store.messages().put(&m).map(|()| addr.do_send(phone::Enqueue(m.id))),
+            (false, Some(addr)) => self.store.messages().put(&m).map(|()| addr.do_send(enqueue)),
             (false, None) => {
                 phone::fail(
                     &mut m,

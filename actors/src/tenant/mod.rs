@@ -176,7 +176,7 @@ impl TenantActor {
             .into_iter()
             .map(|rec| {
                 let arbiter = shared.arbiters.for_id(rec.id);
-                PhoneSlot::start(&store, &clock, rec, &shared.phones, &subs, arbiter)
+                PhoneSlot::start(&store, &clock, rec, shared, &subs, arbiter)
             })
             .collect::<Result<Vec<_>, _>>()?;
         phones.shrink_to_fit();

@@ -16,7 +16,7 @@ use crate::domain::PhoneNumber;
 use crate::durable::after_commit;
 use crate::error::Missing;
 use crate::phone::{self, PhoneActor, PhoneLive};
-use crate::registry::{PhoneEntry, PhoneRegistry};
+use crate::registry::{PhoneEntry, Shared};
 use crate::webhook::Subscribers;
 use crate::{credentials, EngineError};
 
@@ -39,10 +39,11 @@ impl PhoneSlot {
         store: &Store,
         clock: &SharedClock,
         rec: PhoneRecord,
-        registry: &PhoneRegistry,
+        shared: &Shared,
         subs: &Subscribers,
         arbiter: &ArbiterHandle,
     ) -> Result<Self, EngineError> {
+        let registry = &shared.phones;
         let day = clock.now().date_naive();
         let sent_today = store.tenants().counter(rec.tenant_id, &sent_counter(rec.id, day))? as u32;
         let last_poll = match rec.driver {
@@ -53,7 +54,9 @@ impl PhoneSlot {
             PhoneDriver::Sim => None,
         };
         let live = PhoneLive::new(&rec, last_poll);
-        let actor = PhoneActor::new(store.clone(), clock.clone(), &rec, live.clone(), subs.clone());
+        let scheduler = shared.scheduler.clone();
+        let actor =
+            PhoneActor::new(store.clone(), clock.clone(), &rec, live.clone(), subs.clone(), scheduler);
         let addr = PhoneActor::start_in_arbiter(arbiter, move |_| actor);
         registry
             .write()
@@ -147,7 +150,7 @@ impl Handler<AddPhone> for TenantActor {
             self.store.phones().put(&rec)?;
             let arbiter = self.shared.arbiters.for_id(rec.id);
             let mut slot =
-                PhoneSlot::start(&self.store, &self.clock, rec, &self.shared.phones, &self.subs, arbiter)?;
+                PhoneSlot::start(&self.store, &self.clock, rec, &self.shared, &self.subs, arbiter)?;
             let view = slot.view(now);
             self.phones.push(slot);
             // Most tenants have a phone or two: no room kept for four (every running tenant

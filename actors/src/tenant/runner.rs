@@ -106,6 +106,7 @@ async fn send_one(
         campaign_id: Some(c.id),
         from: None,
         metadata: c.metadata.clone(),
+        valid_for: c.valid_for,
     };
     let m = tenant
         .send(super::Send(req))

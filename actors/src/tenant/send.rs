@@ -46,6 +46,8 @@ pub struct SendRequest {
     pub from: Option<PhoneNumber>,
     /// The tenant's own values, echoed in the record and its events (checked at the edge).
     pub metadata: BTreeMap<String, String>,
+    /// Seconds a phone may still take it after its acceptance (10–259,200, checked at the edge).
+    pub valid_for: Option<u32>,
 }
 
 impl SendRequest {
@@ -61,10 +63,11 @@ impl SendRequest {
         let template = self.template.as_deref().unwrap_or("");
         let at = self.send_at.map(|t| t.timestamp_millis()).unwrap_or(0);
         let mut same = format!("{}\n{channel}\n{template}\n{at}\n{}", self.to, self.body);
-        if self.from.is_some() || !self.metadata.is_empty() {
+        if self.from.is_some() || !self.metadata.is_empty() || self.valid_for.is_some() {
             let from = self.from.as_ref().map_or("", |f| f.as_str());
             let metadata = serde_json::to_string(&self.metadata).expect("strings serialize");
-            same.push_str(&format!("\n{from}\n{metadata}"));
+            let valid_for = self.valid_for.unwrap_or(0);
+            same.push_str(&format!("\n{from}\n{metadata}\n{valid_for}"));
         }
         credentials::hash(&same)
     }
@@ -155,6 +158,7 @@ impl TenantActor {
             test: req.test,
             pinned: req.from.is_some(),
             metadata: req.metadata.clone(),
+            expires_at: req.valid_for.map(|s| now + chrono::Duration::seconds(i64::from(s))),
             ..MessageRecord::new(
                 self.store.new_id(),
                 self.tenant.id,
@@ -232,6 +236,13 @@ impl TenantActor {
                 return Err(EngineError::RecipientOptedOut);
             }
             let mut m = self.new_message(&req, now);
+            if let (Some(at), Some(expires)) = (req.send_at, m.expires_at) {
+                if at >= expires {
+                    return Err(EngineError::Validation(
+                        "valid_for: the message would expire before its send_at".into(),
+                    ));
+                }
+            }
             // Quiet hours in the recipient's zone, and `send_at`, hold the message.
             let contact = self.store.contacts().find(tenant, to)?;
             let fallback = self
@@ -247,8 +258,10 @@ impl TenantActor {
             m.scheduled_at = release;
             m.held = release.is_some();
             m.notice = notice.map(str::to_owned);
+            // Held past its expiry, it is due then, to fail (`lifecycle::Release`).
+            let due = |at: DateTime<Utc>| m.expires_at.map_or(at, |e| e.min(at));
             let hold =
-                release.map(|at| Dispatch::Hold(self.shared.scheduler.get().cloned(), at, tenant, m.id));
+                release.map(|at| Dispatch::Hold(self.shared.scheduler.get().cloned(), due(at), tenant, m.id));
             let idem = req.idempotency_key.as_deref().zip(fingerprint).map(|(k, fingerprint)| {
                 (k, IdempotencyRecord { fingerprint, message_id: m.id, created_at: now })
             });
@@ -299,15 +312,15 @@ impl TenantActor {
             self.store.accept_message(&m, recipient.as_ref().map(|r| (to, r)), idem)?;
             self.phones[i].sent_today = sent;
             self.new_today.1 = new_count;
-            let id = m.id;
-            Ok((m, hold.unwrap_or(Dispatch::Phone(self.phones[i].addr.clone(), id))))
+            let (id, expires_at) = (m.id, m.expires_at);
+            Ok((m, hold.unwrap_or(Dispatch::Phone(self.phones[i].addr.clone(), id, expires_at))))
         })();
         let written = durable(&self.store, res);
         Box::pin(async move {
             let (m, dispatch) = written.await?;
             // Only what is on disk is handed on.
             match dispatch {
-                Dispatch::Phone(addr, id) => addr.do_send(phone::Enqueue(id)),
+                Dispatch::Phone(addr, id, expires_at) => addr.do_send(phone::Enqueue { id, expires_at }),
                 Dispatch::Test(addr, id) => addr.do_send(CompleteTest(id)),
                 Dispatch::Hold(Some(s), at, tenant, id) => s.do_send(scheduler::Hold { at, tenant, id }),
                 Dispatch::Hold(None, ..) => {
@@ -321,7 +334,8 @@ impl TenantActor {
 }
 
 enum Dispatch {
-    Phone(Addr<PhoneActor>, Ulid),
+    /// To its phone, with its expiry.
+    Phone(Addr<PhoneActor>, Ulid, Option<DateTime<Utc>>),
     Test(Addr<TenantActor>, Ulid),
     /// Held by quiet hours or `send_at`.
     Hold(Option<Addr<Scheduler>>, DateTime<Utc>, Ulid, Ulid),

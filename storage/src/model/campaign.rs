@@ -54,6 +54,9 @@ pub struct CampaignRecord {
     /// The tenant's own values, given to every message of the campaign.
     #[serde(default)]
     pub metadata: std::collections::BTreeMap<String, String>,
+    /// Each message's `valid_for`, in seconds from its own acceptance.
+    #[serde(default)]
+    pub valid_for: Option<u32>,
     /// Sent with a test key.
     pub test: bool,
     /// Recipients.

@@ -165,6 +165,9 @@ pub struct MessageRecord {
     /// The tenant's own string values, echoed in the record and every event about it.
     #[serde(default)]
     pub metadata: std::collections::BTreeMap<String, String>,
+    /// Sent with `valid_for`: a message no phone has taken by then fails `EXPIRED`.
+    #[serde(default, with = "crate::ts::option")]
+    pub expires_at: Option<DateTime<Utc>>,
 }
 
 impl MessageRecord {
@@ -208,6 +211,7 @@ impl MessageRecord {
             tally: Vec::new(),
             pinned: false,
             metadata: Default::default(),
+            expires_at: None,
         }
     }
 }

@@ -156,12 +156,13 @@ struct MessageV1<'a> {
     tally: Cow<'a, [(String, u64)]>,
 }
 
-/// What the second layout adds to a message (`from`, `metadata`).
+/// What the second layout adds to a message (`from`, `metadata`, `valid_for`).
 #[derive(Serialize, Deserialize, Default)]
 struct MessageV2<'a> {
     pinned: bool,
     #[serde(borrow)]
     metadata: Vec<(Cow<'a, str>, Cow<'a, str>)>,
+    expires_at: Option<i64>,
 }
 
 fn owned(s: Option<Cow<'_, str>>) -> Option<String> {
@@ -199,6 +200,7 @@ impl Codec for MessageRecord {
         let v2 = MessageV2 {
             pinned: self.pinned,
             metadata: self.metadata.iter().map(|(k, v)| (Cow::Borrowed(&**k), Cow::Borrowed(&**v))).collect(),
+            expires_at: self.expires_at.as_ref().map(ms),
         };
         versioned(V2, &(v1, v2))
     }
@@ -236,6 +238,7 @@ impl Codec for MessageRecord {
                 tally: w.tally.into_owned(),
                 pinned: v2.pinned,
                 metadata: v2.metadata.into_iter().map(|(k, v)| (k.into_owned(), v.into_owned())).collect(),
+                expires_at: opt_time(v2.expires_at)?,
             })
         })
     }
@@ -356,6 +359,7 @@ mod tests {
             tally: vec![("calls:2026-11".into(), 7)],
             pinned: true,
             metadata: [("order_id".to_owned(), "A-1".to_owned())].into(),
+            expires_at: Some(now()),
             ..MessageRecord::new(
                 new_id(),
                 new_id(),
@@ -411,14 +415,15 @@ mod tests {
     }
 
     /// A message in the first binary layout is the second's without its tail (`pinned`: false,
-    /// `metadata`: none, two bytes), and reads as a message that has neither.
+    /// `metadata` and `expires_at`: none, three bytes), and reads as a message that has none.
     #[test]
     fn messages_in_the_first_binary_layout_still_read() {
-        let plain = MessageRecord { pinned: false, metadata: Default::default(), ..message() };
+        let plain =
+            MessageRecord { pinned: false, metadata: Default::default(), expires_at: None, ..message() };
         let mut v1 = plain.encode();
         assert_eq!(v1[0], V2);
         v1[0] = V1;
-        v1.truncate(v1.len() - 2);
+        v1.truncate(v1.len() - 3);
         assert_eq!(MessageRecord::decode("m", &v1).unwrap(), plain);
         assert_ne!(MessageRecord::decode("m", &message().encode()).unwrap(), plain, "the tail is read");
     }

@@ -30,7 +30,7 @@ pub struct PendingWork {
 /// A held message on the schedule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct HeldMessage {
-    /// When it is released (to the millisecond).
+    /// When it is due (to the millisecond): its release, or its expiry if that comes first.
     pub at: DateTime<Utc>,
     /// Owner.
     pub tenant_id: Ulid,
@@ -54,9 +54,11 @@ pub(super) fn pending_key(phone: Option<Ulid>, id: Ulid) -> [u8; 32] {
 }
 
 /// The `schedule` key of a held message: release time (ms, big-endian), tenant, id, so the tree
-/// reads in release order.
+/// reads in release order. A message that expires while held is due at its expiry instead.
 fn schedule_key(m: &MessageRecord) -> Option<[u8; 40]> {
-    let at = m.scheduled_at?.timestamp_millis().max(0) as u64;
+    let release = m.scheduled_at?;
+    let due = m.expires_at.map_or(release, |e| e.min(release));
+    let at = due.timestamp_millis().max(0) as u64;
     let mut k = [0u8; 40];
     k[..8].copy_from_slice(&at.to_be_bytes());
     k[8..24].copy_from_slice(&m.tenant_id.to_bytes());

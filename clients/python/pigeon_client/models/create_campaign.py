@@ -32,6 +32,7 @@ class CreateCampaign:
             every message (as on a send).
         phones (list[str] | None | Unset): these numbers (E.164, at most 100,000), or
         template (None | str | Unset): a template name or id.
+        valid_for (int | None | Unset): Each message's `valid_for` (10–259,200 s from its own acceptance), as on a send.
     """
 
     name: str
@@ -43,6 +44,7 @@ class CreateCampaign:
     metadata: CreateCampaignMetadataType0 | None | Unset = UNSET
     phones: list[str] | None | Unset = UNSET
     template: None | str | Unset = UNSET
+    valid_for: int | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.create_campaign_data_type_0 import CreateCampaignDataType0  # noqa: PLC0415
@@ -106,6 +108,12 @@ class CreateCampaign:
         else:
             template = self.template
 
+        valid_for: int | None | Unset
+        if isinstance(self.valid_for, Unset):
+            valid_for = UNSET
+        else:
+            valid_for = self.valid_for
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -129,6 +137,8 @@ class CreateCampaign:
             field_dict["phones"] = phones
         if template is not UNSET:
             field_dict["template"] = template
+        if valid_for is not UNSET:
+            field_dict["valid_for"] = valid_for
 
         return field_dict
 
@@ -242,6 +252,15 @@ class CreateCampaign:
 
         template = _parse_template(d.pop("template", UNSET))
 
+        def _parse_valid_for(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        valid_for = _parse_valid_for(d.pop("valid_for", UNSET))
+
         create_campaign = cls(
             name=name,
             all_contacts=all_contacts,
@@ -252,6 +271,7 @@ class CreateCampaign:
             metadata=metadata,
             phones=phones,
             template=template,
+            valid_for=valid_for,
         )
 
         return create_campaign

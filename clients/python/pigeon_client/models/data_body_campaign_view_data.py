@@ -41,6 +41,7 @@ class DataBodyCampaignViewData:
         finished_at (datetime.datetime | None | Unset): Completion or cancellation time.
         launched_at (datetime.datetime | None | Unset): Launch time.
         template (None | str | Unset): Template name or id, if used.
+        valid_for (int | None | Unset): Each message's `valid_for`, seconds.
     """
 
     audience: DataBodyCampaignViewDataAudience
@@ -59,6 +60,7 @@ class DataBodyCampaignViewData:
     finished_at: datetime.datetime | None | Unset = UNSET
     launched_at: datetime.datetime | None | Unset = UNSET
     template: None | str | Unset = UNSET
+    valid_for: int | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -114,6 +116,12 @@ class DataBodyCampaignViewData:
         else:
             template = self.template
 
+        valid_for: int | None | Unset
+        if isinstance(self.valid_for, Unset):
+            valid_for = UNSET
+        else:
+            valid_for = self.valid_for
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -140,6 +148,8 @@ class DataBodyCampaignViewData:
             field_dict["launched_at"] = launched_at
         if template is not UNSET:
             field_dict["template"] = template
+        if valid_for is not UNSET:
+            field_dict["valid_for"] = valid_for
 
         return field_dict
 
@@ -228,6 +238,15 @@ class DataBodyCampaignViewData:
 
         template = _parse_template(d.pop("template", UNSET))
 
+        def _parse_valid_for(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        valid_for = _parse_valid_for(d.pop("valid_for", UNSET))
+
         data_body_campaign_view_data = cls(
             audience=audience,
             channel=channel,
@@ -245,6 +264,7 @@ class DataBodyCampaignViewData:
             finished_at=finished_at,
             launched_at=launched_at,
             template=template,
+            valid_for=valid_for,
         )
 
         data_body_campaign_view_data.additional_properties = d

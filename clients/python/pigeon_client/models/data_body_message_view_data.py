@@ -35,6 +35,8 @@ class DataBodyMessageViewData:
         delivered_at (datetime.datetime | None | Unset): Delivered.
         error_code (None | str | Unset): Stable code of a failure (`DELIVERY_FAILED`, `RECIPIENT_OPTED_OUT`,
             `NO_PHONE_AVAILABLE`).
+        expires_at (datetime.datetime | None | Unset): When a message no phone has taken fails `EXPIRED` (`created_at` +
+            `valid_for`).
         failed_at (datetime.datetime | None | Unset): Failed.
         failure_reason (None | str | Unset): Carrier-level detail of a failure.
         from_ (None | str | Unset): The tenant's phone (outbound, once chosen) or the sender (inbound).
@@ -56,6 +58,7 @@ class DataBodyMessageViewData:
     channel_used: None | str | Unset = UNSET
     delivered_at: datetime.datetime | None | Unset = UNSET
     error_code: None | str | Unset = UNSET
+    expires_at: datetime.datetime | None | Unset = UNSET
     failed_at: datetime.datetime | None | Unset = UNSET
     failure_reason: None | str | Unset = UNSET
     from_: None | str | Unset = UNSET
@@ -108,6 +111,14 @@ class DataBodyMessageViewData:
             error_code = UNSET
         else:
             error_code = self.error_code
+
+        expires_at: None | str | Unset
+        if isinstance(self.expires_at, Unset):
+            expires_at = UNSET
+        elif isinstance(self.expires_at, datetime.datetime):
+            expires_at = self.expires_at.isoformat()
+        else:
+            expires_at = self.expires_at
 
         failed_at: None | str | Unset
         if isinstance(self.failed_at, Unset):
@@ -174,6 +185,8 @@ class DataBodyMessageViewData:
             field_dict["delivered_at"] = delivered_at
         if error_code is not UNSET:
             field_dict["error_code"] = error_code
+        if expires_at is not UNSET:
+            field_dict["expires_at"] = expires_at
         if failed_at is not UNSET:
             field_dict["failed_at"] = failed_at
         if failure_reason is not UNSET:
@@ -255,6 +268,23 @@ class DataBodyMessageViewData:
             return cast(None | str | Unset, data)
 
         error_code = _parse_error_code(d.pop("error_code", UNSET))
+
+        def _parse_expires_at(data: object) -> datetime.datetime | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                expires_at_type_0 = datetime.datetime.fromisoformat(data)
+
+                return expires_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None | Unset, data)
+
+        expires_at = _parse_expires_at(d.pop("expires_at", UNSET))
 
         def _parse_failed_at(data: object) -> datetime.datetime | None | Unset:
             if data is None:
@@ -348,6 +378,7 @@ class DataBodyMessageViewData:
             channel_used=channel_used,
             delivered_at=delivered_at,
             error_code=error_code,
+            expires_at=expires_at,
             failed_at=failed_at,
             failure_reason=failure_reason,
             from_=from_,

@@ -42,6 +42,7 @@ class ListBodyCampaignViewDataItem:
         finished_at (datetime.datetime | None | Unset): Completion or cancellation time.
         launched_at (datetime.datetime | None | Unset): Launch time.
         template (None | str | Unset): Template name or id, if used.
+        valid_for (int | None | Unset): Each message's `valid_for`, seconds.
     """
 
     audience: ListBodyCampaignViewDataItemAudience
@@ -60,6 +61,7 @@ class ListBodyCampaignViewDataItem:
     finished_at: datetime.datetime | None | Unset = UNSET
     launched_at: datetime.datetime | None | Unset = UNSET
     template: None | str | Unset = UNSET
+    valid_for: int | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -115,6 +117,12 @@ class ListBodyCampaignViewDataItem:
         else:
             template = self.template
 
+        valid_for: int | None | Unset
+        if isinstance(self.valid_for, Unset):
+            valid_for = UNSET
+        else:
+            valid_for = self.valid_for
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -141,6 +149,8 @@ class ListBodyCampaignViewDataItem:
             field_dict["launched_at"] = launched_at
         if template is not UNSET:
             field_dict["template"] = template
+        if valid_for is not UNSET:
+            field_dict["valid_for"] = valid_for
 
         return field_dict
 
@@ -229,6 +239,15 @@ class ListBodyCampaignViewDataItem:
 
         template = _parse_template(d.pop("template", UNSET))
 
+        def _parse_valid_for(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        valid_for = _parse_valid_for(d.pop("valid_for", UNSET))
+
         list_body_campaign_view_data_item = cls(
             audience=audience,
             channel=channel,
@@ -246,6 +265,7 @@ class ListBodyCampaignViewDataItem:
             finished_at=finished_at,
             launched_at=launched_at,
             template=template,
+            valid_for=valid_for,
         )
 
         list_body_campaign_view_data_item.additional_properties = d

@@ -33,6 +33,9 @@ class SendBody:
         template (None | str | Unset): A template's name or id; its `{{ variables }}` come from `data`, then the
             recipient
             contact's attributes.
+        valid_for (int | None | Unset): Seconds (10–259,200) a phone may still take the message after it is accepted;
+            past
+            them it fails with `error_code: EXPIRED` and never reaches a phone.
     """
 
     to: str
@@ -43,6 +46,7 @@ class SendBody:
     metadata: None | SendBodyMetadataType0 | Unset = UNSET
     send_at: None | str | Unset = UNSET
     template: None | str | Unset = UNSET
+    valid_for: int | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.send_body_data_type_0 import SendBodyDataType0  # noqa: PLC0415
@@ -94,6 +98,12 @@ class SendBody:
         else:
             template = self.template
 
+        valid_for: int | None | Unset
+        if isinstance(self.valid_for, Unset):
+            valid_for = UNSET
+        else:
+            valid_for = self.valid_for
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -115,6 +125,8 @@ class SendBody:
             field_dict["send_at"] = send_at
         if template is not UNSET:
             field_dict["template"] = template
+        if valid_for is not UNSET:
+            field_dict["valid_for"] = valid_for
 
         return field_dict
 
@@ -203,6 +215,15 @@ class SendBody:
 
         template = _parse_template(d.pop("template", UNSET))
 
+        def _parse_valid_for(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        valid_for = _parse_valid_for(d.pop("valid_for", UNSET))
+
         send_body = cls(
             to=to,
             body=body,
@@ -212,6 +233,7 @@ class SendBody:
             metadata=metadata,
             send_at=send_at,
             template=template,
+            valid_for=valid_for,
         )
 
         return send_body

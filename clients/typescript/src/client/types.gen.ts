@@ -170,6 +170,10 @@ export type CampaignView = {
      * Recipients resolved at launch.
      */
     total: number;
+    /**
+     * Each message's `valid_for`, seconds.
+     */
+    valid_for?: number | null;
 };
 
 /**
@@ -286,6 +290,10 @@ export type CreateCampaign = {
      * a template name or id.
      */
     template?: string | null;
+    /**
+     * Each message's `valid_for` (10–259,200 s from its own acceptance), as on a send.
+     */
+    valid_for?: number | null;
 };
 
 /**
@@ -549,6 +557,10 @@ export type DataBodyCampaignView = {
          * Recipients resolved at launch.
          */
         total: number;
+        /**
+         * Each message's `valid_for`, seconds.
+         */
+        valid_for?: number | null;
     };
 };
 
@@ -809,6 +821,10 @@ export type DataBodyMessageView = {
          * Stable code of a failure (`DELIVERY_FAILED`, `RECIPIENT_OPTED_OUT`, `NO_PHONE_AVAILABLE`).
          */
         error_code?: string | null;
+        /**
+         * When a message no phone has taken fails `EXPIRED` (`created_at` + `valid_for`).
+         */
+        expires_at?: string | null;
         /**
          * Failed.
          */
@@ -1650,6 +1666,10 @@ export type ListBodyCampaignView = {
          * Recipients resolved at launch.
          */
         total: number;
+        /**
+         * Each message's `valid_for`, seconds.
+         */
+        valid_for?: number | null;
     }>;
     /**
      * Pass as `after` for the next page; null at the end.
@@ -1842,6 +1862,10 @@ export type ListBodyMessageView = {
          * Stable code of a failure (`DELIVERY_FAILED`, `RECIPIENT_OPTED_OUT`, `NO_PHONE_AVAILABLE`).
          */
         error_code?: string | null;
+        /**
+         * When a message no phone has taken fails `EXPIRED` (`created_at` + `valid_for`).
+         */
+        expires_at?: string | null;
         /**
          * Failed.
          */
@@ -2064,6 +2088,10 @@ export type MessageView = {
      * Stable code of a failure (`DELIVERY_FAILED`, `RECIPIENT_OPTED_OUT`, `NO_PHONE_AVAILABLE`).
      */
     error_code?: string | null;
+    /**
+     * When a message no phone has taken fails `EXPIRED` (`created_at` + `valid_for`).
+     */
+    expires_at?: string | null;
     /**
      * Failed.
      */
@@ -2452,6 +2480,11 @@ export type SendBody = {
      * Recipient, E.164: `+` then 10 to 15 digits.
      */
     to: string;
+    /**
+     * Seconds (10–259,200) a phone may still take the message after it is accepted; past
+     * them it fails with `error_code: EXPIRED` and never reaches a phone.
+     */
+    valid_for?: number | null;
 };
 
 /**
