@@ -173,11 +173,11 @@ async fn metadata_is_checked_kept_and_echoed() {
     r.expect(202, None);
 
     let keyed = |m: Value| json!({"to": "+14155550104", "body": "x", "metadata": m});
-    let (status, first) = send_keyed(&app, &t.live, "meta-1", keyed(json!({"a": "1"}))).await;
+    let (status, first) = app.send_idem(&t.live, "meta-1", keyed(json!({"a": "1"}))).await;
     assert_eq!(status, 202);
-    let (status, again) = send_keyed(&app, &t.live, "meta-1", keyed(json!({"a": "1"}))).await;
+    let (status, again) = app.send_idem(&t.live, "meta-1", keyed(json!({"a": "1"}))).await;
     assert_eq!((status, &again["data"]["message_id"]), (202, &first["data"]["message_id"]));
-    let (status, other) = send_keyed(&app, &t.live, "meta-1", keyed(json!({"a": "2"}))).await;
+    let (status, other) = app.send_idem(&t.live, "meta-1", keyed(json!({"a": "2"}))).await;
     assert_eq!((status, other["code"].as_str()), (409, Some("IDEMPOTENCY_KEY_REUSED")));
 
     let campaign = json!({"name": "tagged", "body": "hi", "phones": ["+14155550106"],
@@ -218,18 +218,4 @@ async fn from_and_metadata_survive_a_restart() {
     assert_eq!((m["from"].as_str(), &m["metadata"]), (Some("+14155550001"), &json!({"k": "v"})));
     let jobs = app.poll(&token, 2).await;
     assert_eq!(jobs[0]["message_id"], id.as_str());
-}
-
-async fn send_keyed(app: &TestApp, key: &str, idem: &str, body: Value) -> (u16, Value) {
-    let mut res = app
-        .api
-        .client
-        .post(format!("{}/v1/messages", app.base))
-        .insert_header(("Authorization", format!("Bearer {key}")))
-        .insert_header(("Idempotency-Key", idem))
-        .send_json(&body)
-        .await
-        .unwrap();
-    let status = res.status().as_u16();
-    (status, res.json::<Value>().await.unwrap())
 }

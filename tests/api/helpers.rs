@@ -175,6 +175,19 @@ impl Api {
         self.call("PATCH", &format!("/admin/v1/phones/{id}"), Some(ADMIN), Some(body)).await
     }
 
+    /// A send with an `Idempotency-Key`: the status and the whole answer.
+    pub async fn send_idem(&self, key: &str, idem: &str, body: Value) -> (u16, Value) {
+        let mut res = self
+            .client
+            .post(format!("{}/v1/messages", self.base))
+            .insert_header(("Authorization", format!("Bearer {key}")))
+            .insert_header(("Idempotency-Key", idem))
+            .send_json(&body)
+            .await
+            .unwrap();
+        (res.status().as_u16(), res.json().await.unwrap())
+    }
+
     pub async fn send(&self, key: &str, body: Value) -> Resp {
         self.call("POST", "/v1/messages", Some(key), Some(body)).await
     }

@@ -298,29 +298,17 @@ async fn sim_failures_carry_a_reason() {
     .expect(404, Some("NOT_FOUND"));
 }
 
-async fn send_idem(app: &TestApp, key: &str, idem: &str, body: Value) -> (u16, Value) {
-    let client = awc::Client::default();
-    let mut res = client
-        .post(format!("{}/v1/messages", app.base))
-        .insert_header(("Authorization", format!("Bearer {key}")))
-        .insert_header(("Idempotency-Key", idem))
-        .send_json(&body)
-        .await
-        .unwrap();
-    (res.status().as_u16(), res.json().await.unwrap())
-}
-
 #[actix_web::test]
 async fn an_idempotency_key_replays_the_first_answer_for_24_hours() {
     let app = spawn_app().await;
     let t = app.create_tenant("starter").await;
     app.sim_phone(&t.id, "+14155550999", 5).await;
     let body = json!({"to": "+14155550100", "body": "once only"});
-    let (s1, first) = send_idem(&app, &t.live, "order-42", body.clone()).await;
+    let (s1, first) = app.send_idem(&t.live, "order-42", body.clone()).await;
     assert_eq!(s1, 202);
     let id = first["data"]["message_id"].as_str().unwrap().to_owned();
     app.wait_status(&t.live, &id, "delivered").await;
-    let (s2, again) = send_idem(&app, &t.live, "order-42", body.clone()).await;
+    let (s2, again) = app.send_idem(&t.live, "order-42", body.clone()).await;
     assert_eq!(s2, 202);
     assert_eq!(again["data"], first["data"], "the first answer, word for word");
     let r = app.call("GET", "/v1/messages", Some(&t.live), None).await.expect(200, None);
@@ -329,19 +317,19 @@ async fn an_idempotency_key_replays_the_first_answer_for_24_hours() {
     assert_eq!(r.data()[0]["sent_today"], 1);
 
     let (s3, reused) =
-        send_idem(&app, &t.live, "order-42", json!({"to": "+14155550100", "body": "other"})).await;
+        app.send_idem(&t.live, "order-42", json!({"to": "+14155550100", "body": "other"})).await;
     assert_eq!(s3, 409);
     assert_eq!(reused["code"], "IDEMPOTENCY_KEY_REUSED");
     // Another tenant's key space is its own.
     let other = app.create_tenant("starter").await;
-    let (s4, _) = send_idem(&app, &other.test, "order-42", body.clone()).await;
+    let (s4, _) = app.send_idem(&other.test, "order-42", body.clone()).await;
     assert_eq!(s4, 202);
     // After 24 h the key is free again.
     app.clock.advance(Duration::from_secs(24 * 3600));
-    let (s5, later) = send_idem(&app, &t.live, "order-42", body.clone()).await;
+    let (s5, later) = app.send_idem(&t.live, "order-42", body.clone()).await;
     assert_eq!(s5, 202);
     assert_ne!(later["data"]["message_id"], first["data"]["message_id"]);
-    let (s6, bad) = send_idem(&app, &t.live, &"k".repeat(256), body).await;
+    let (s6, bad) = app.send_idem(&t.live, &"k".repeat(256), body).await;
     assert_eq!(s6, 400);
     assert_eq!(bad["code"], "VALIDATION_ERROR");
     assert!(bad["error"].as_str().unwrap().contains("Idempotency-Key"));
