@@ -429,3 +429,42 @@ async fn a_node_started_again_in_its_directory_joins_and_takes_its_tenants_at_on
     let owner = list.iter().find(|n| n["advertise_url"] == a.base.as_str()).expect("a is listed again");
     assert_eq!(owner["tenants_owned"], 1, "{list:?}");
 }
+
+/// The choices a send carries (`from`, `metadata`, `valid_for`) hold whichever node the request
+/// lands on, and through a `kill -9` of the tenant's owner: the node that takes the tenant keeps
+/// them and carries out the expiry.
+#[actix_web::test]
+async fn a_sends_choices_and_its_expiry_survive_the_owner_moving() {
+    if !pigeon_storage::pg::testing::available() {
+        return;
+    }
+    let (mut nodes, _dir) = fleet(2, &[("PIGEON_LEASE", "2s")]);
+    let owner = nodes.remove(0);
+    let other = &nodes[0];
+    let t = owner.create_tenant("scale").await;
+    let (_, token) = other.agent_phone(&t.id, "+14155550999").await;
+    poll_jobs(other, &token).await;
+    let body = json!({"to": "+14155550100", "body": "code 123456", "from": "+14155550999",
+        "metadata": {"order": "A-1"}, "valid_for": 10});
+    let r = other.send(&t.live, body).await.expect(202, None);
+    let id = r.data()["message_id"].as_str().unwrap().to_owned();
+    let m = owner.message(&t.live, &id).await;
+    assert_eq!((m["from"].as_str(), &m["metadata"]), (Some("+14155550999"), &json!({"order": "A-1"})));
+    let expires: chrono::DateTime<chrono::Utc> = m["expires_at"].as_str().unwrap().parse().unwrap();
+    owner.kill9();
+    // The survivor takes the tenant (within a lease) and fails the message at its expiry.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let m = loop {
+        let r = other.call("GET", &format!("/v1/messages/{id}"), Some(&t.live), None).await;
+        if r.status == 200 && r.data()["status"] == "failed" {
+            break r.data().clone();
+        }
+        assert!(r.status == 200 || r.status == 503, "{}: {}", r.status, r.body);
+        assert!(Instant::now() < deadline, "not failed within 20 s: {}", r.body);
+        actix_web::rt::time::sleep(Duration::from_millis(200)).await;
+    };
+    assert_eq!((m["error_code"].as_str(), &m["metadata"]), (Some("EXPIRED"), &json!({"order": "A-1"})));
+    let failed_at: chrono::DateTime<chrono::Utc> = m["failed_at"].as_str().unwrap().parse().unwrap();
+    assert!(failed_at >= expires, "not before its time: {failed_at} < {expires}");
+    assert!(poll_jobs(other, &token).await.is_empty(), "the expired message never reaches the phone");
+}
