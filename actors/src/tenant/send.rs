@@ -52,8 +52,8 @@ pub struct SendRequest {
 
 impl SendRequest {
     /// What "the same request" means for an idempotency key: same recipient, channel, text,
-    /// template, time, phone and metadata. The last two are added only when given, so a key's
-    /// fingerprint from before they existed still matches.
+    /// template, time, phone, metadata and validity. The last three are added only when one is
+    /// given, so a key's fingerprint from before they existed still matches.
     fn fingerprint(&self) -> String {
         let channel = match self.channel {
             Channel::Auto => "auto",
