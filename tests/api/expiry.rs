@@ -135,23 +135,25 @@ async fn expiries_survive_a_restart_and_one_due_while_down_happens_at_start() {
 }
 
 /// `kill -9` while a message waits: its expiry falls while the node is down, and the restarted
-/// node fails it as it starts, before any phone can take it. Real binary, real clock.
+/// node fails it as it starts, before any phone can take it. Real binary on the real clock: under
+/// `.ci/at-hour`'s fake clock each process would start its own clock again at the faked time, so
+/// a restarted node would be earlier than the one before it.
 #[actix_web::test]
 async fn an_expiry_that_falls_during_a_kill_9_happens_after_the_restart() {
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("log");
-    let node = spawn_binary(&dir.path().join("data"), Some(ADMIN), &log);
+    let real_clock = [("LD_PRELOAD", "")];
+    let node = spawn_binary_with(&dir.path().join("data"), Some(ADMIN), &log, &real_clock);
     let t = node.create_tenant("growth").await;
     let (_, token) = node.agent_phone(&t.id, "+14155550001").await;
     assert!(node.poll(&token, 0).await.is_empty());
     let id = send_valid_for(&node, &t.live, "+14155550100", 10).await;
+    // The 202 comes after the message's `created_at`: 10 s from now, it has expired.
+    let expired_by = std::time::Instant::now() + Duration::from_millis(10_300);
     let keep = send_valid_for(&node, &t.live, "+14155550102", 600).await;
-    let expires: chrono::DateTime<chrono::Utc> =
-        node.message(&t.live, &id).await["expires_at"].as_str().unwrap().parse().unwrap();
     node.kill9();
-    let wait = (expires - chrono::Utc::now()).to_std().unwrap_or_default() + Duration::from_millis(200);
-    std::thread::sleep(wait);
-    let node = spawn_binary(&dir.path().join("data"), Some(ADMIN), &log);
+    std::thread::sleep(expired_by.saturating_duration_since(std::time::Instant::now()));
+    let node = spawn_binary_with(&dir.path().join("data"), Some(ADMIN), &log, &real_clock);
     let jobs = node.poll(&token, 2).await;
     let handed: Vec<_> = jobs.iter().map(|j| j["message_id"].as_str().unwrap().to_owned()).collect();
     assert_eq!(handed, vec![keep], "the expired message never reaches the phone");
