@@ -107,7 +107,7 @@ fn main() {
             let off = QuietHoursPatch { enabled: Some(false), ..Default::default() };
             handle.patch(TenantPatch { quiet_hours: Some(off), ..Default::default() }).await.unwrap();
             let number = PhoneNumber::parse(&format!("+1555{i:07}")).unwrap();
-            let sim = SimSettings { latency_ms: 0, failure_rate: 0.0 };
+            let sim = SimSettings { latency_ms: 0, ..SimSettings::default() };
             handle.add_phone(number, 300, PhoneDriver::Sim, sim).await.unwrap();
             let key = engine.locate_key(&t.live.key).unwrap();
             let req = SendRequest {

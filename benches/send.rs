@@ -58,7 +58,7 @@ fn send_path(c: &mut Criterion) {
         let engine = Engine::start(store, EngineConfig::default()).unwrap();
         let t = engine.create_tenant("bench".into(), Plan::Scale).await.unwrap();
         let h = engine.tenant(t.tenant.id).unwrap();
-        let sim = SimSettings { latency_ms: 0, failure_rate: 0.0 };
+        let sim = SimSettings { latency_ms: 0, ..SimSettings::default() };
         h.add_phone(PhoneNumber::parse("+14155550999").unwrap(), u32::MAX, PhoneDriver::Sim, sim)
             .await
             .unwrap();

@@ -69,11 +69,13 @@ fn main() {
             number: format!("+1555{i:07}"),
             daily_limit: 300,
             driver: PhoneDriver::Sim,
-            sim: SimSettings { latency_ms: 0, failure_rate: 0.0 },
+            sim: SimSettings { latency_ms: 0, ..SimSettings::default() },
             enabled: true,
             sim_online: true,
             agent_token_hash: None,
             created_at: now,
+            announced_online: None,
+            disabled_reason: None,
         };
         store.phones().put(&p).unwrap();
         let mut m = MessageRecord::new(

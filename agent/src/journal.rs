@@ -237,7 +237,12 @@ mod tests {
     use pigeon_protocol::ReportedStatus;
 
     fn sent() -> StatusBody {
-        StatusBody { status: ReportedStatus::Sent, failure_reason: None, channel_used: None }
+        StatusBody {
+            status: ReportedStatus::Sent,
+            failure_reason: None,
+            channel_used: None,
+            failure_scope: None,
+        }
     }
 
     #[actix_rt::test]

@@ -80,6 +80,20 @@ pub enum ReportedStatus {
     Delivered,
     /// Will not arrive.
     Failed,
+    /// The recipient read it (a read receipt; from `sent` it implies delivery).
+    Read,
+}
+
+/// Whose fault a failure is.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum FailureScope {
+    /// This message cannot reach its recipient (a bad address, a refusal).
+    #[default]
+    Recipient,
+    /// This phone cannot send now (signed out, Messages not running, no service, its server
+    /// down): the message goes to another phone, and 5 in a row disable the phone.
+    Phone,
 }
 
 /// What a phone used.
@@ -96,7 +110,7 @@ pub enum UsedChannel {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct StatusBody {
-    /// `sent`, `delivered` or `failed`.
+    /// `sent`, `delivered`, `read` or `failed`.
     pub status: ReportedStatus,
     /// Carrier-level detail, for `failed`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -104,6 +118,9 @@ pub struct StatusBody {
     /// `imessage` or `sms`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub channel_used: Option<UsedChannel>,
+    /// For `failed`: `recipient` (default) or `phone`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure_scope: Option<FailureScope>,
 }
 
 /// Body of an inbound text.
@@ -195,6 +212,7 @@ mod tests {
             status: ReportedStatus::Failed,
             failure_reason: Some("no".into()),
             channel_used: None,
+            failure_scope: None,
         };
         assert_eq!(serde_json::to_string(&report).unwrap(), r#"{"status":"failed","failure_reason":"no"}"#);
     }

@@ -17,7 +17,8 @@ pub(super) struct MessageFilters {
     before: Option<String>,
 }
 
-const STATUSES: [&str; 7] = ["queued", "sending", "sent", "delivered", "failed", "cancelled", "received"];
+const STATUSES: [&str; 8] =
+    ["queued", "sending", "sent", "delivered", "read", "failed", "cancelled", "received"];
 
 fn status_name(m: &MessageRecord) -> String {
     wire_name(m.status)
@@ -121,6 +122,7 @@ pub(super) async fn message(
         ("Scheduled for", m.scheduled_at),
         ("Sent", m.sent_at),
         ("Delivered", m.delivered_at),
+        ("Read", m.read_at),
         ("Failed", m.failed_at),
     ]
     .into_iter()
@@ -135,6 +137,12 @@ pub(super) async fn message(
             tr { th scope="row" { "Text" } td { (m.body) } }
             @if let Some(r) = &m.failure_reason { tr { th scope="row" { "Failure reason" } td { (r) } } }
             @if let Some(c) = &m.error_code { tr { th scope="row" { "Code" } td { code { (c) } } } }
+            @if let Some(at) = m.expires_at {
+                tr { th scope="row" { "Expires" } td {
+                    time datetime=(ts(&at)) { (ts(&at)) }
+                    " (fails " code { "EXPIRED" } " if no phone has taken it by then)"
+                } }
+            }
         }
         h2 { "Timeline" }
         ol { @for (what, at) in &steps { li { (what) " " time datetime=(ts(at)) { (ts(at)) } } } }

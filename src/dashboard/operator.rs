@@ -267,7 +267,10 @@ pub(super) async fn admin_phones(
                         td { (p.record.number) }
                         td { a href={ "/dashboard/admin/tenants/" (p.record.tenant_id) } { (names[&p.record.tenant_id]) } }
                         td { (wire_name(p.record.driver)) }
-                        td { @if p.record.enabled { "yes" } @else { "disabled" } }
+                        td {
+                            @if p.record.enabled { "yes" } @else { "disabled" }
+                            @if let Some(why) = &p.record.disabled_reason { br; small.disabled-reason { (why) } }
+                        }
                         td { @if p.online { "online" } @else { "offline" } }
                         td { (last_poll(p)) }
                         td { (p.agent.as_deref().unwrap_or("—")) }

@@ -70,8 +70,10 @@ pub struct Counts {
     pub sending: u64,
     /// Sent.
     pub sent: u64,
-    /// Delivered.
+    /// Delivered (and not yet read).
     pub delivered: u64,
+    /// Read by the recipient.
+    pub read: u64,
     /// Failed.
     pub failed: u64,
     /// Cancelled.
@@ -133,6 +135,7 @@ fn view(reads: &TenantReads, c: CampaignRecord) -> Result<CampaignView, ApiError
             MessageStatus::Sending => counts.sending += n,
             MessageStatus::Sent => counts.sent += n,
             MessageStatus::Delivered => counts.delivered += n,
+            MessageStatus::Read => counts.read += n,
             MessageStatus::Failed => counts.failed += n,
             MessageStatus::Cancelled => counts.cancelled += n,
             MessageStatus::Received => {}

@@ -187,7 +187,7 @@ pub struct MessageView {
     /// `outbound` or `inbound`.
     #[schema(value_type = String)]
     pub direction: Direction,
-    /// `queued`, `sending`, `sent`, `delivered`, `failed`, `cancelled` or (inbound) `received`.
+    /// `queued`, `sending`, `sent`, `delivered`, `read`, `failed`, `cancelled` or (inbound) `received`.
     #[schema(value_type = String)]
     pub status: MessageStatus,
     /// Recipient (outbound) or the tenant's phone (inbound).
@@ -220,6 +220,9 @@ pub struct MessageView {
     /// Delivered.
     #[serde(with = "pigeon_actors::storage::ts::option")]
     pub delivered_at: Option<DateTime<Utc>>,
+    /// Read by the recipient (a read receipt).
+    #[serde(with = "pigeon_actors::storage::ts::option")]
+    pub read_at: Option<DateTime<Utc>>,
     /// Failed.
     #[serde(with = "pigeon_actors::storage::ts::option")]
     pub failed_at: Option<DateTime<Utc>>,
@@ -253,6 +256,7 @@ impl From<MessageRecord> for MessageView {
             scheduled_at: m.scheduled_at,
             sent_at: m.sent_at,
             delivered_at: m.delivered_at,
+            read_at: m.read_at,
             failed_at: m.failed_at,
             failure_reason: m.failure_reason,
             error_code: m.error_code,
@@ -475,6 +479,10 @@ pub struct TenantPhone {
     pub number: String,
     /// Online now.
     pub online: bool,
+    /// Chosen for sends only when true.
+    pub enabled: bool,
+    /// Why the phone disabled itself, in plain English; null otherwise.
+    pub disabled_reason: Option<String>,
     /// Messages assigned today (UTC).
     pub sent_today: u32,
     /// Messages allowed per UTC day.
@@ -494,6 +502,8 @@ pub async fn phones(tenant: Tenant) -> Result<HttpResponse, ApiError> {
             id: p.record.id.to_string(),
             number: p.record.number,
             online: p.online,
+            enabled: p.record.enabled,
+            disabled_reason: p.record.disabled_reason,
             sent_today: p.sent_today,
             daily_limit: p.record.daily_limit,
         })

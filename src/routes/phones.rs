@@ -9,8 +9,8 @@ use pigeon_actors::domain::PhoneNumber;
 use pigeon_actors::storage::model::{Channel, MessageStatus, PhoneDriver, SimSettings};
 use pigeon_actors::PhoneView;
 use pigeon_protocol::{
-    AgentPhone, DetectionAck, DetectionAnswer, InboundBody, JobView, ReleaseBody, Released, ReportedStatus,
-    StatusBody, UsedChannel,
+    AgentPhone, DetectionAck, DetectionAnswer, FailureScope, InboundBody, JobView, ReleaseBody, Released,
+    ReportedStatus, StatusBody, UsedChannel,
 };
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -32,6 +32,11 @@ pub struct SimBody {
     #[serde(default)]
     #[schema(minimum = 0, maximum = 1)]
     pub failure_rate: f64,
+    /// Milliseconds from delivery to the recipient reading it (at most 86,400,000); unset, the
+    /// sim's messages are never read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(maximum = 86400000)]
+    pub read_after_ms: Option<u64>,
 }
 
 fn default_latency() -> u64 {
@@ -80,6 +85,9 @@ pub struct OperatorPhone {
     pub sent_today: u32,
     /// Chosen for sends only when true.
     pub enabled: bool,
+    /// Why the phone disabled itself (phone-scoped failures in a row), in plain English; null
+    /// otherwise, and once the operator enables it again.
+    pub disabled_reason: Option<String>,
     /// Online now (sim: the switch; agent: polled in the last 30 s).
     pub online: bool,
     /// An agent's last call (null for a sim, or an agent not heard from yet).
@@ -109,11 +117,15 @@ impl OperatorPhone {
             daily_limit: r.daily_limit,
             sent_today: p.sent_today,
             enabled: r.enabled,
+            disabled_reason: r.disabled_reason,
             online: p.online,
             last_poll_at: p.last_poll_at,
             agent: p.agent,
-            sim: (r.driver == PhoneDriver::Sim)
-                .then_some(SimBody { latency_ms: r.sim.latency_ms, failure_rate: r.sim.failure_rate }),
+            sim: (r.driver == PhoneDriver::Sim).then_some(SimBody {
+                latency_ms: r.sim.latency_ms,
+                failure_rate: r.sim.failure_rate,
+                read_after_ms: r.sim.read_after_ms,
+            }),
             created_at: r.created_at,
             agent_token,
         }
@@ -127,7 +139,10 @@ fn check_sim(s: &SimBody) -> Result<SimSettings, ApiError> {
     if s.latency_ms > 60_000 {
         return Err(ApiError::Validation("sim.latency_ms: must be at most 60000".into()));
     }
-    Ok(SimSettings { latency_ms: s.latency_ms, failure_rate: s.failure_rate })
+    if s.read_after_ms.is_some_and(|ms| ms > 86_400_000) {
+        return Err(ApiError::Validation("sim.read_after_ms: must be at most 86400000".into()));
+    }
+    Ok(SimSettings { latency_ms: s.latency_ms, failure_rate: s.failure_rate, read_after_ms: s.read_after_ms })
 }
 
 /// Adds a phone to a tenant. Agent phones get a token, shown once.
@@ -273,8 +288,8 @@ pub async fn me(Agent(agent): Agent) -> Result<HttpResponse, ApiError> {
 }
 
 /// Reports what became of a message this phone holds. Legal moves: `sending` → `sent` |
-/// `delivered` | `failed`, `sent` → `delivered` | `failed`; repeating the current status is a
-/// no-op; anything else is 409 `INVALID_STATUS_TRANSITION`.
+/// `delivered` | `failed`, `sent` → `delivered` | `read` | `failed`, `delivered` → `read`;
+/// repeating the current status is a no-op; anything else is 409 `INVALID_STATUS_TRANSITION`.
 #[utoipa::path(post, path = "/phone/v1/messages/{id}/status", tag = "phone agent",
     security(("agent_token" = [])), params(("id" = String, Path, description = "message id")),
     request_body = StatusBody,
@@ -291,13 +306,18 @@ pub async fn status(
         ReportedStatus::Sent => MessageStatus::Sent,
         ReportedStatus::Delivered => MessageStatus::Delivered,
         ReportedStatus::Failed => MessageStatus::Failed,
+        ReportedStatus::Read => MessageStatus::Read,
     };
     let channel = b.channel_used.map(|c| match c {
         UsedChannel::Imessage => Channel::Imessage,
         UsedChannel::Sms => Channel::Sms,
     });
     let reason = b.failure_reason.map(|r| r.chars().take(500).collect());
-    let m = agent.report(id, status, reason, channel).await?;
+    let phone_scoped = b.failure_scope == Some(FailureScope::Phone);
+    if b.failure_scope.is_some() && status != MessageStatus::Failed {
+        return Err(ApiError::Validation("failure_scope: only a failed report has one".into()));
+    }
+    let m = agent.report(id, status, reason, channel, phone_scoped).await?;
     Ok(reply(StatusCode::OK, MessageView::from(m)))
 }
 

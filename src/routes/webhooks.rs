@@ -19,7 +19,8 @@ use crate::extract::{parse_id, Json, Page, Tenant};
 pub struct CreateWebhook {
     /// Absolute `http(s)` URL that receives events.
     pub url: String,
-    /// Non-empty subset of `message.delivered`, `message.failed`, `message.received`.
+    /// Non-empty subset of `message.delivered`, `message.failed`, `message.received`,
+    /// `message.sent`, `message.read`, `phone.offline`, `phone.online`, `phone.disabled`.
     #[schema(min_items = 1)]
     pub events: Vec<String>,
     /// Signing secret, 16–256 visible ASCII characters; generated (`whsec_…`) when omitted.

@@ -1,6 +1,6 @@
 //! `pigeon agent --connector bluebubbles`, the real executable, between a real node and the fake
 //! BlueBubbles server (`fake_bluebubbles.rs`): sends go out once each on the right service, their
-//! receipts come back as `delivered`, texts received arrive once, across an agent restart too.
+//! receipts come back as `delivered` and `read`, texts received arrive once, across an agent restart too.
 
 use std::time::Duration;
 
@@ -96,6 +96,10 @@ async fn bluebubbles_sends_follows_receipts_and_forwards_texts_once_across_a_res
     let _agent = AgentProcess::start(&app.api.base, &token, &state, &args);
     let delivered = app.wait_status(&t.live, &ids[1], "delivered").await;
     assert_eq!(delivered["channel_used"], "sms");
+    // The first's read receipt, followed on from the journal after the restart: `read`.
+    bb.read(&bb.row_of(&format!("pigeon-{}", ids[0])).guid);
+    let read = app.wait_status(&t.live, &ids[0], "read").await;
+    assert!(read["read_at"].is_string(), "{read}");
     let mut got = Vec::new();
     for _ in 0..200 {
         got = inbound(&app).await;

@@ -1,7 +1,7 @@
 //! `pigeon agent --connector messages`, the real executable, between a real node and a fake Mac:
 //! a fake `osascript` that writes the rows Messages would into a fixture `chat.db` with macOS 14's
 //! schema (`tests/fixtures/messages/`). Sends run the program once each with the text as an
-//! argument; rows become `sent`, `delivered`, `failed`; texts received arrive once, also when only
+//! argument; rows become `sent`, `delivered`, `read`, `failed`; texts received arrive once, also when only
 //! `attributedBody` holds them, and across a restart; a `kill -9` mid-send is settled from chat.db.
 
 use std::path::{Path, PathBuf};
@@ -94,8 +94,8 @@ async fn messages_sends_by_osascript_reads_chat_db_and_survives_a_kill_9() {
     assert!(program.contains("on run argv") && !program.contains("touch"));
 
     // Its receipt: `delivered`.
-    let rowid = chatdb(&["rowid", &db_s, "+14155550101"]);
-    chatdb(&["deliver", &db_s, &rowid]);
+    let first_row = chatdb(&["rowid", &db_s, "+14155550101"]);
+    chatdb(&["deliver", &db_s, &first_row]);
     app.wait_status(&t.live, &ids[0], "delivered").await;
 
     // A text received whose words are only in attributedBody; the one from before is not forwarded.
@@ -128,6 +128,13 @@ async fn messages_sends_by_osascript_reads_chat_db_and_survives_a_kill_9() {
     let rowid = chatdb(&["rowid", &db_s, "+14155550102"]);
     chatdb(&["deliver", &db_s, &rowid]);
     app.wait_status(&t.live, &id, "delivered").await;
+    // Read receipts: one settled from chat.db after the restart, and one delivered before it
+    // (the restarted agent follows it on from the journal).
+    chatdb(&["read", &db_s, &rowid]);
+    let read = app.wait_status(&t.live, &id, "read").await;
+    assert!(read["read_at"].is_string() && read["delivered_at"].is_string(), "{read}");
+    chatdb(&["read", &db_s, &first_row]);
+    app.wait_status(&t.live, &ids[0], "read").await;
     for _ in 0..200 {
         if inbound(&app, &t.live).await.len() >= 2 {
             break;

@@ -2,7 +2,7 @@
 //! `../shared/research/bluebubbles-api.md` (routes, the password in the query, the envelopes and
 //! their words, validation order, the synchronous send, the query's filters and defaults, the
 //! availability check's address normalisation). It keeps an in-memory `message` table that the
-//! test drives: deliver a sent row, fail it, receive a text.
+//! test drives: deliver a sent row, read it, fail it, sign Messages out, receive a text.
 
 use std::collections::HashSet;
 use std::net::TcpListener;
@@ -22,6 +22,7 @@ pub struct Row {
     pub is_from_me: bool,
     pub date_created: i64,
     pub date_delivered: Option<i64>,
+    pub date_read: Option<i64>,
     pub error: i64,
 }
 
@@ -43,6 +44,8 @@ struct State {
     imessage: HashSet<String>,
     /// Addresses whose sends Messages fails.
     refused: HashSet<String>,
+    /// Messages is signed out of iMessage: every send fails before a row is written.
+    signed_out: bool,
     /// How long a send's answer takes after its row is written (Messages and the poller).
     answer_after_ms: u64,
     clock_ms: i64,
@@ -61,6 +64,13 @@ impl FakeBlueBubbles {
         let mut s = self.state.lock().unwrap();
         let now = s.tick();
         s.rows.iter_mut().filter(|r| r.guid == guid).for_each(|r| r.date_delivered = Some(now));
+    }
+
+    /// The rows whose guid is `guid`, read now (a read receipt).
+    pub fn read(&self, guid: &str) {
+        let mut s = self.state.lock().unwrap();
+        let now = s.tick();
+        s.rows.iter_mut().filter(|r| r.guid == guid).for_each(|r| r.date_read = Some(now));
     }
 
     /// A text received from `from`.
@@ -91,6 +101,16 @@ impl FakeBlueBubbles {
         self.state.lock().unwrap().answer_after_ms = ms;
     }
 
+    /// Messages is signed out of iMessage: sends fail as its AppleScript does then.
+    pub fn sign_out(&self) {
+        self.state.lock().unwrap().signed_out = true;
+    }
+
+    /// Messages is signed in again.
+    pub fn sign_in(&self) {
+        self.state.lock().unwrap().signed_out = false;
+    }
+
     /// Messages fails every send to `address`.
     pub fn refuse(&self, address: &str) {
         self.state.lock().unwrap().refused.insert(address.to_owned());
@@ -117,6 +137,7 @@ impl State {
             is_from_me,
             date_created: self.tick(),
             date_delivered: None,
+            date_read: None,
             error: 0,
         };
         self.rows.push(row.clone());
@@ -130,7 +151,7 @@ fn serialize(r: &Row) -> Value {
         "originalROWID": r.rowid, "guid": r.guid, "text": r.text, "attributedBody": null,
         "handle": {"originalROWID": 1, "address": r.address, "service": r.service, "uncanonicalizedId": null, "country": "us"},
         "handleId": 1, "otherHandle": 0, "attachments": [], "subject": null, "error": r.error,
-        "dateCreated": r.date_created, "dateRead": null, "dateDelivered": r.date_delivered,
+        "dateCreated": r.date_created, "dateRead": r.date_read, "dateDelivered": r.date_delivered,
         "isDelivered": r.date_delivered.is_some(), "isFromMe": r.is_from_me, "hasDdResults": false,
         "isArchived": false, "itemType": 0, "groupTitle": null, "groupActionType": 0, "balloonBundleId": null,
         "associatedMessageGuid": null, "associatedMessageType": null, "expressiveSendStyleId": null,
@@ -259,6 +280,10 @@ async fn send(state: &Arc<Mutex<State>>, body: &Value) -> HttpResponse {
         Some((s, a)) => (s.to_owned(), a.to_owned()),
         None => return error(500, "Message Send Error", "iMessage Error", "Failed to find chat", None),
     };
+    if state.lock().unwrap().signed_out {
+        let words = "Messages got an error: Can’t get account 1 whose service type = iMessage. Invalid index. (-1719)";
+        return error(500, "Message Send Error", "iMessage Error", words, None);
+    }
     // Messages writes the row; the answer comes once the poller has seen it sent (or failed).
     let (mut row, wait) = {
         let mut s = state.lock().unwrap();

@@ -468,3 +468,40 @@ async fn a_sends_choices_and_its_expiry_survive_the_owner_moving() {
     assert!(failed_at >= expires, "not before its time: {failed_at} < {expires}");
     assert!(poll_jobs(other, &token).await.is_empty(), "the expired message never reaches the phone");
 }
+
+/// A phone-scoped failure heard by a node that does not own the tenant moves the message; the
+/// move survives the owner's `kill -9`, and the survivor takes the new phone's `sent` and `read`.
+#[actix_web::test]
+async fn a_moved_message_and_its_read_survive_the_owner_moving() {
+    if !pigeon_storage::pg::testing::available() {
+        return;
+    }
+    let (mut nodes, _dir) = fleet(2, &[("PIGEON_LEASE", "2s")]);
+    let owner = nodes.remove(0);
+    let other = &nodes[0];
+    let t = owner.create_tenant("scale").await;
+    let (_, a) = other.agent_phone(&t.id, "+14155550901").await;
+    let (_, b) = other.agent_phone(&t.id, "+14155550902").await;
+    poll_jobs(other, &a).await;
+    poll_jobs(other, &b).await;
+    let id = other.send_ok(&t.live, "+14155550100").await;
+    assert_eq!(poll_jobs(other, &a).await[0]["message_id"], id.as_str(), "the older phone, on a tie");
+    let fail = json!({"status": "failed", "failure_reason": "signed out", "failure_scope": "phone"});
+    let r = other.report(&a, &id, fail).await.expect(200, None);
+    assert_eq!(
+        (r.data()["status"].as_str(), r.data()["from"].as_str()),
+        (Some("queued"), Some("+14155550902"))
+    );
+    owner.kill9();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        if poll_jobs(other, &b).await.iter().any(|j| j["message_id"] == id.as_str()) {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the moved message never reached its new phone");
+    }
+    other.report(&b, &id, json!({"status": "sent"})).await.expect(200, None);
+    let m = other.report(&b, &id, json!({"status": "read"})).await.expect(200, None).data().clone();
+    assert_eq!((m["status"].as_str(), m["from"].as_str()), (Some("read"), Some("+14155550902")));
+    assert!(m["read_at"].is_string() && m["delivered_at"] == m["read_at"], "{m}");
+}

@@ -5,6 +5,7 @@ mod helpers;
 
 mod agent;
 mod agent_bluebubbles;
+mod agent_failover;
 mod agent_messages;
 mod agent_program;
 mod auth;
@@ -19,8 +20,10 @@ mod envelope;
 mod expiry;
 mod fake_bluebubbles;
 mod fleet;
+mod health;
 mod identity;
 mod keys;
+mod life;
 mod limits;
 mod messages;
 mod operator;

@@ -42,7 +42,7 @@ async fn registration_list_and_delete() {
         (json!({"url": "ftp://x.example/h", "events": ["message.failed"]}), "url"),
         (json!({"url": "not a url", "events": ["message.failed"]}), "url"),
         (json!({"url": rx.url, "events": []}), "events"),
-        (json!({"url": rx.url, "events": ["message.sent"]}), "events"),
+        (json!({"url": rx.url, "events": ["message.bounced"]}), "events"),
         (json!({"url": rx.url}), "events"),
         (json!({"events": ["message.failed"]}), "url"),
         (json!({"url": rx.url, "events": ["message.failed"], "secret": "short"}), "secret"),

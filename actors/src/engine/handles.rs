@@ -264,15 +264,17 @@ impl AgentHandle {
         phone::JobsOnTheWay(self.ask(phone::Poll).await??).take(wait).await
     }
 
-    /// A status report on a message this phone holds.
+    /// A status report on a message this phone holds; `phone_scoped`: a failure that is the
+    /// phone's, which moves the message to another phone unless it was sent with `from`.
     pub async fn report(
         &self,
         message_id: Ulid,
         status: MessageStatus,
         failure_reason: Option<String>,
         channel_used: Option<Channel>,
+        phone_scoped: bool,
     ) -> Result<MessageRecord, EngineError> {
-        self.ask(phone::Report { message_id, status, failure_reason, channel_used }).await?
+        self.ask(phone::Report { message_id, status, failure_reason, channel_used, phone_scoped }).await?
     }
 
     /// An inbound text; STOP/START words change the sender's opt-out. With `key` (the agent's id

@@ -468,7 +468,7 @@ impl Engine {
         let mut phones = Vec::new();
         for number in DEMO_PHONES {
             let n = PhoneNumber::parse(number).expect("valid demo number");
-            let sim = SimSettings { latency_ms: 200, failure_rate: 0.0 };
+            let sim = SimSettings { latency_ms: 200, ..SimSettings::default() };
             handle.add_phone(n, 10_000, PhoneDriver::Sim, sim).await?;
             phones.push(number.to_string());
         }

@@ -39,6 +39,7 @@ impl Engine {
         let messages = self.resume_messages(only)?;
         self.resume_campaigns(only)?;
         let deliveries = self.resume_deliveries(only)?;
+        self.resume_watched_phones(only)?;
         if let Some(tenant) = only {
             self.resume_held(tenant)?;
         }
@@ -90,6 +91,39 @@ impl Engine {
             }
         }
         Ok(n)
+    }
+
+    /// Starts the tenants of agent phones last announced online: one that went quiet while the
+    /// node was down is announced `phone.offline` once its window has passed, though nothing else
+    /// would start its tenant.
+    fn resume_watched_phones(&self, only: Option<Ulid>) -> Result<(), EngineError> {
+        let store = &self.inner.store;
+        let watched = |p: &pigeon_storage::model::PhoneRecord| {
+            p.driver == pigeon_storage::model::PhoneDriver::Agent && p.announced_online == Some(true)
+        };
+        let phones = match only {
+            Some(tenant) => store.phones().of(tenant)?,
+            None => {
+                let (mut all, mut after) = (Vec::new(), None);
+                loop {
+                    let page = store.phones().page(after, 1000)?;
+                    after = page.last().map(|p| p.id);
+                    let done = page.len() < 1000;
+                    all.extend(page.into_iter().filter(watched));
+                    if done {
+                        break all;
+                    }
+                }
+            }
+        };
+        let mut tenants: Vec<Ulid> = phones.iter().filter(|p| watched(p)).map(|p| p.tenant_id).collect();
+        tenants.dedup();
+        for t in tenants {
+            if let Err(e) = self.addr(t) {
+                tracing::error!(error = %e, tenant_id = %t, "cannot start a tenant to watch its phones");
+            }
+        }
+        Ok(())
     }
 
     fn resume_campaigns(&self, only: Option<Ulid>) -> Result<(), EngineError> {

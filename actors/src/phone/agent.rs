@@ -236,6 +236,8 @@ pub(crate) struct Report {
     pub status: MessageStatus,
     pub failure_reason: Option<String>,
     pub channel_used: Option<Channel>,
+    /// A failure that is the phone's, not the recipient's: the message moves (`health.rs`).
+    pub phone_scoped: bool,
 }
 
 impl Handler<Report> for PhoneActor {
@@ -245,16 +247,27 @@ impl Handler<Report> for PhoneActor {
         let res = (|| {
             let mut m = self
                 .load(r.message_id)
-                .filter(|m| m.phone_id == Some(self.phone_id) && !m.test)
+                .filter(|m| {
+                    (m.phone_id == Some(self.phone_id) || m.failed_phones.contains(&self.phone_id)) && !m.test
+                })
                 .ok_or(EngineError::NotFound(Missing::Message))?;
             use MessageStatus::*;
+            if m.phone_id != Some(self.phone_id) {
+                // Moved after this phone failed it: only that failure, repeated, is taken.
+                return match r.status {
+                    Failed => Ok(Reported::Done(m)),
+                    _ => Err(EngineError::NotFound(Missing::Message)),
+                };
+            }
             let legal = matches!(
                 (m.status, r.status),
-                (Sending | Queued, Sent | Delivered | Failed) | (Sent, Delivered | Failed)
+                (Sending | Queued, Sent | Delivered | Failed)
+                    | (Sent, Delivered | Read | Failed)
+                    | (Delivered, Read)
             );
-            if m.status == r.status && matches!(m.status, Sent | Delivered | Failed) {
+            if m.status == r.status && matches!(m.status, Sent | Delivered | Read | Failed) {
                 // A retried report: already applied; answered once that is durable too.
-                return Ok(m);
+                return Ok(Reported::Done(m));
             }
             if !legal {
                 return Err(EngineError::InvalidTransition(format!(
@@ -262,6 +275,15 @@ impl Handler<Report> for PhoneActor {
                     m.status.as_str(),
                     r.status.as_str()
                 )));
+            }
+            let before = (!m.status.is_pending()).then_some(m.status);
+            let reason = r.failure_reason.unwrap_or_else(|| "The phone reported a failure.".into());
+            if r.status == Failed && r.phone_scoped {
+                if let Some(moved) = self.phone_failed(&m, &reason) {
+                    return Ok(Reported::Moved(moved));
+                }
+            } else {
+                self.healthy_report();
             }
             let now = self.clock.now();
             // A late answer to an expired lease still counts: take the message off the queue.
@@ -281,16 +303,30 @@ impl Handler<Report> for PhoneActor {
                     m.sent_at.get_or_insert(now);
                     m.delivered_at = Some(now);
                 }
-                _ => {
-                    let reason = r.failure_reason.unwrap_or_else(|| "The phone reported a failure.".into());
-                    fail(&mut m, now, FailureCode::DeliveryFailed, &reason);
+                Read => {
+                    m.status = Read;
+                    m.delivered_at.get_or_insert(now);
+                    m.read_at = Some(now);
                 }
+                _ => fail(&mut m, now, FailureCode::DeliveryFailed, &reason),
             }
-            crate::webhook::write_with_events(&self.store, &self.subs, &m, now)?;
-            Ok(m)
+            crate::webhook::write_with_events(&self.store, &self.subs, &m, before, now)?;
+            Ok(Reported::Done(m))
         })();
-        after_commit(&self.store, res)
+        match res {
+            Ok(Reported::Moved(moved)) => moved,
+            Ok(Reported::Done(m)) => after_commit(&self.store, Ok(m)),
+            Err(e) => after_commit(&self.store, Err(e)),
+        }
     }
+}
+
+/// What a report came to: the message as written here, or on its way to another phone. Lives
+/// on the stack for one turn: boxing the record would cost every report an allocation.
+#[allow(clippy::large_enum_variant)]
+enum Reported {
+    Done(MessageRecord),
+    Moved(ResponseFuture<Result<MessageRecord, EngineError>>),
 }
 
 /// Ask the phone whether a number has iMessage; the answer comes on `reply`.

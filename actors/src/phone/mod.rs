@@ -3,6 +3,7 @@
 //! jobs). Capacity (the daily limit) is the tenant actor's business; this actor only delivers.
 
 mod agent;
+mod health;
 mod recover;
 mod sim;
 
@@ -25,6 +26,8 @@ use crate::EngineError;
 use agent::SWEEP_EVERY;
 pub(crate) use agent::{AnswerDetect, Detect, JobsOnTheWay, Poll, Release, Report};
 pub use agent::{Job, LEASE, MAX_JOBS_PER_POLL};
+pub use health::DISABLE_AFTER;
+pub(crate) use health::{DisablePhone, Failover, Owner, OwnerAddr};
 pub(crate) use recover::Recover;
 pub use sim::sim_has_imessage;
 
@@ -166,6 +169,10 @@ pub(crate) struct PhoneActor {
     subs: crate::webhook::Subscribers,
     /// The scheduler, which tells the tenant when a queued message's `valid_for` runs out.
     scheduler: Arc<std::sync::OnceLock<Addr<crate::scheduler::Scheduler>>>,
+    /// The tenant actor, which moves what this phone cannot send (`health.rs`).
+    tenant: Option<health::OwnerAddr>,
+    /// Phone-scoped failures in a row.
+    phone_failures: u32,
 }
 
 impl PhoneActor {
@@ -192,6 +199,8 @@ impl PhoneActor {
             sim_in_flight: 0,
             subs,
             scheduler,
+            tenant: None,
+            phone_failures: 0,
         }
     }
 
@@ -229,9 +238,21 @@ impl PhoneActor {
         }
     }
 
-    /// Writes a message's new state, with the webhook deliveries a final state makes.
+    /// Writes a message's new state, with the webhook deliveries its move from `queued` or
+    /// `sending` makes.
     fn save(&self, m: &MessageRecord) {
-        if let Err(e) = crate::webhook::write_with_events(&self.store, &self.subs, m, self.clock.now()) {
+        self.write(m, None);
+    }
+
+    /// Writes a message's new state, with the webhook deliveries its move from `before` makes.
+    fn save_from(&self, m: &MessageRecord, before: MessageStatus) {
+        self.write(m, Some(before));
+    }
+
+    fn write(&self, m: &MessageRecord, before: Option<MessageStatus>) {
+        if let Err(e) =
+            crate::webhook::write_with_events(&self.store, &self.subs, m, before, self.clock.now())
+        {
             log_store_failure!(e, message_id = %m.id, "cannot write message");
         }
     }

@@ -36,8 +36,8 @@ impl PhoneActor {
                 tenant_id: self.tenant_id,
                 message_id: id,
             };
-            let Some(mut m) = self.load(id) else {
-                // Indexed, never written: a crash between the two.
+            let Some(mut m) = self.load(id).filter(|m| m.phone_id == Some(self.phone_id)) else {
+                // Indexed, never written (a crash between the two), or moved to another phone.
                 let _ = self.store.messages().drop_pending(&stale);
                 continue;
             };

@@ -1,4 +1,5 @@
-//! The simulated phone: an in-process carrier with a configured latency and failure rate.
+//! The simulated phone: an in-process carrier with a configured latency and failure rate, and
+//! optionally a recipient who reads what arrives.
 
 use std::time::Duration;
 
@@ -23,25 +24,43 @@ impl PhoneActor {
                 // written (a crash before it re-queues the message either way).
                 self.sim_outcome(&mut m);
                 self.save(&m);
+                self.sim_read_later(&m, ctx);
                 continue;
             }
             self.save(&m);
             let id = m.id;
             self.sim_in_flight += 1;
-            ctx.run_later(latency, move |act, _| {
+            ctx.run_later(latency, move |act, ctx| {
                 act.sim_in_flight -= 1;
-                act.finish_sim(id);
+                act.finish_sim(id, ctx);
             });
         }
     }
 
-    pub(super) fn finish_sim(&mut self, id: Ulid) {
+    pub(super) fn finish_sim(&mut self, id: Ulid, ctx: &mut Context<Self>) {
         let Some(mut m) = self.load(id) else { return };
         if m.status != MessageStatus::Sending {
             return;
         }
         self.sim_outcome(&mut m);
         self.save(&m);
+        self.sim_read_later(&m, ctx);
+    }
+
+    /// With `read_after_ms`, the recipient reads a delivered message that long after. A read
+    /// still to come when the node stops does not happen (the sim's recipient lives in memory).
+    fn sim_read_later(&self, m: &MessageRecord, ctx: &mut Context<Self>) {
+        let Some(after) = self.sim.read_after_ms else { return };
+        if m.status != MessageStatus::Delivered {
+            return;
+        }
+        let id = m.id;
+        ctx.run_later(Duration::from_millis(after), move |act, _| {
+            let Some(mut m) = act.load(id).filter(|m| m.status == MessageStatus::Delivered) else { return };
+            m.status = MessageStatus::Read;
+            m.read_at = Some(act.clock.now());
+            act.save_from(&m, MessageStatus::Delivered);
+        });
     }
 
     /// The sim carrier's verdict on a message: delivered, or failed at the configured rate.

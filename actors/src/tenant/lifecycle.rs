@@ -41,7 +41,7 @@ impl Handler<Release> for TenantActor {
                 (true, _) => {
                     m.held = false;
                     phone::fail(&mut m, now, FailureCode::Expired, phone::EXPIRED_REASON);
-                    if let Err(e) = webhook::write_with_events(&self.store, &self.subs, &m, now) {
+                    if let Err(e) = webhook::write_with_events(&self.store, &self.subs, &m, None, now) {
                         log_store_failure!(e, message_id = %m.id, "cannot expire a held message");
                     }
                 }
@@ -63,7 +63,7 @@ impl Handler<Release> for TenantActor {
                     FailureCode::NoPhoneAvailable,
                     "The phone was removed before the message was sent.",
                 );
-                webhook::write_with_events(&self.store, &self.subs, &m, now)
+                webhook::write_with_events(&self.store, &self.subs, &m, None, now)
             }
         };
         if let Err(e) = res {
@@ -105,7 +105,7 @@ impl Handler<CompleteTest> for TenantActor {
                 Channel::Sms
             });
         }
-        if let Err(e) = webhook::write_with_events(&self.store, &self.subs, &m, now) {
+        if let Err(e) = webhook::write_with_events(&self.store, &self.subs, &m, None, now) {
             log_store_failure!(e, message_id = %m.id, "cannot complete test message");
         }
     }
@@ -217,7 +217,7 @@ impl Handler<Inbound> for TenantActor {
                 let r = IdempotencyRecord { fingerprint, message_id: m.id, created_at: now };
                 self.store.messages().set_idempotency(self.tenant.id, key, &r)?;
             }
-            webhook::write_with_events(&self.store, &self.subs, &m, now)?;
+            webhook::write_with_events(&self.store, &self.subs, &m, None, now)?;
             Ok::<_, EngineError>(m)
         })();
         after_commit(&self.store, res)

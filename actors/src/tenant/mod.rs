@@ -8,6 +8,7 @@
 mod admission;
 mod campaigns;
 mod detect;
+mod health;
 mod idempotency;
 mod keys;
 mod lifecycle;
@@ -229,13 +230,23 @@ impl TenantActor {
     }
 }
 
+/// What a phone needs of its tenant actor.
+pub(super) fn owner(ctx: &Context<TenantActor>) -> crate::phone::OwnerAddr {
+    let me = ctx.address();
+    crate::phone::OwnerAddr { failover: me.clone().recipient(), disable: me.recipient() }
+}
+
 impl Actor for TenantActor {
     type Context = Context<Self>;
 
     fn started(&mut self, ctx: &mut Self::Context) {
-        // One timer for both chores: each running tenant pays for every timer it holds.
+        for p in &self.phones {
+            p.addr.do_send(crate::phone::Owner(owner(ctx)));
+        }
+        // One timer for these chores: each running tenant pays for every timer it holds.
         ctx.run_interval(rest::check_every(self.shared.actor_idle), |act, ctx| {
             act.persist_last_used();
+            act.sweep_health(act.clock.now());
             act.consider_rest(ctx);
         });
     }

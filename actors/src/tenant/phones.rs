@@ -126,7 +126,7 @@ const AGENT_PREFIX: &str = "svc_agent_";
 impl Handler<AddPhone> for TenantActor {
     type Result = ResponseFuture<Result<(PhoneView, Option<String>), EngineError>>;
 
-    fn handle(&mut self, msg: AddPhone, _: &mut Self::Context) -> Self::Result {
+    fn handle(&mut self, msg: AddPhone, ctx: &mut Self::Context) -> Self::Result {
         let res = (|| {
             if self.phones.iter().any(|p| p.rec.number == msg.number.as_str()) {
                 return Err(EngineError::Validation(
@@ -146,12 +146,16 @@ impl Handler<AddPhone> for TenantActor {
                 sim_online: msg.driver == PhoneDriver::Sim,
                 agent_token_hash: token.as_deref().map(credentials::hash),
                 created_at: now,
+                // A sim starts online; an agent is online once it first polls.
+                announced_online: (msg.driver == PhoneDriver::Sim).then_some(true),
+                disabled_reason: None,
             };
             self.store.phones().put(&rec)?;
             let arbiter = self.shared.arbiters.for_id(rec.id);
             let mut slot =
                 PhoneSlot::start(&self.store, &self.clock, rec, &self.shared, &self.subs, arbiter)?;
             let view = slot.view(now);
+            slot.addr.do_send(phone::Owner(super::owner(ctx)));
             self.phones.push(slot);
             // Most tenants have a phone or two: no room kept for four (every running tenant
             // carries this).
@@ -208,15 +212,19 @@ impl Handler<UpdatePhone> for TenantActor {
             }
             if let Some(v) = msg.enabled {
                 rec.enabled = v;
-            }
-            if let Some(v) = msg.online {
-                rec.sim_online = v;
+                if v {
+                    rec.disabled_reason = None;
+                }
             }
             self.store.phones().put(&rec)?;
-            slot.live.set_sim_online(rec.sim_online);
             slot.rec = rec;
             slot.addr.do_send(phone::Reconfigure { sim: slot.rec.sim });
-            Ok(slot.view(now))
+            let i = self.phones.iter().position(|p| p.rec.id == msg.id).expect("found above");
+            if let Some(on) = msg.online.filter(|on| *on != self.phones[i].rec.sim_online) {
+                self.sim_switched(i, on, now)?;
+                self.phones[i].addr.do_send(phone::Reconfigure { sim: self.phones[i].rec.sim });
+            }
+            Ok(self.phones[i].view(now))
         })();
         after_commit(&self.store, res)
     }

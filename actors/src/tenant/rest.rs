@@ -32,10 +32,12 @@ use crate::scheduler::HeldFor;
 use pigeon_storage::model::PhoneDriver;
 
 /// How often an actor asks itself whether it may rest: a quarter of the idle time, from 100 ms
-/// (short idle times in tests are noticed promptly) to 5 s (the default ten minutes). The same
-/// timer writes `last_used_at` back, which must happen at least that often.
+/// (short idle times in tests are noticed promptly) to 1 s (the default ten minutes). The same
+/// timer writes `last_used_at` back, which must happen at least every [`PERSIST_EVERY`], and
+/// announces its phones' health changes, which a second late is still prompt.
 pub(super) fn check_every(idle: std::time::Duration) -> std::time::Duration {
-    (idle / 4).clamp(std::time::Duration::from_millis(100), PERSIST_EVERY)
+    (idle / 4)
+        .clamp(std::time::Duration::from_millis(100), PERSIST_EVERY.min(std::time::Duration::from_secs(1)))
 }
 
 impl TenantActor {
@@ -62,6 +64,7 @@ impl TenantActor {
                 .phones
                 .iter()
                 .any(|p| p.rec.driver == PhoneDriver::Agent && p.live.is_online(now.timestamp_millis()))
+            && !self.health_owed(now)
     }
 
     /// The periodic look: when the actor may rest, it asks itself in its mailbox's turn, behind

@@ -182,7 +182,7 @@ impl Handler<SendTestEvent> for TenantActor {
             };
             store.webhooks().put_delivery(&d)?;
             store.commit().await?;
-            addr.do_send(webhook::Deliver(d.id));
+            addr.do_send(webhook::Deliver { id: d.id, subject: None });
             Ok(d)
         })
     }

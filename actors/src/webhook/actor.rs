@@ -1,7 +1,7 @@
 //! One endpoint's deliverer: signs each delivery, posts it, records every attempt, and retries on
 //! the 2/4/8 s schedule by the injectable clock. Manual retries start a new cycle.
 
-use std::collections::{BTreeSet, HashSet, VecDeque};
+use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -40,6 +40,10 @@ pub struct WebhookActor {
     /// Retries by due time.
     due: BTreeSet<(DateTime<Utc>, Ulid)>,
     in_flight: HashSet<Ulid>,
+    /// What each delivery not yet answered once is about (a message, a phone).
+    subjects: HashMap<Ulid, Ulid>,
+    /// By subject: the delivery whose first attempt is in flight, and those waiting for its answer.
+    opening: HashMap<Ulid, (Ulid, VecDeque<Ulid>)>,
 }
 
 impl WebhookActor {
@@ -60,6 +64,8 @@ impl WebhookActor {
             ready: VecDeque::new(),
             due: BTreeSet::new(),
             in_flight: HashSet::new(),
+            subjects: HashMap::new(),
+            opening: HashMap::new(),
         }
     }
 
@@ -94,7 +100,13 @@ impl WebhookActor {
             if self.in_flight.contains(&id) {
                 continue;
             }
-            let Some(d) = self.load(id).filter(|d| d.state == DeliveryState::Pending) else { continue };
+            let Some(d) = self.load(id).filter(|d| d.state == DeliveryState::Pending) else {
+                self.answered(id);
+                continue;
+            };
+            if !self.open(id, &d) {
+                continue;
+            }
             self.in_flight.insert(id);
             let at = self.clock.now();
             let started = Instant::now();
@@ -104,8 +116,45 @@ impl WebhookActor {
             ctx.spawn(fut.into_actor(self).map(move |outcome, act, ctx| {
                 act.finish(d, at, started.elapsed(), outcome);
                 act.in_flight.remove(&id);
+                act.answered(id);
                 act.pump(ctx);
             }));
+        }
+    }
+
+    /// Whether `id` may go now: a first attempt waits while an earlier event about the same
+    /// subject awaits its first answer (events of one message arrive in the order of its life).
+    fn open(&mut self, id: Ulid, d: &DeliveryRecord) -> bool {
+        let Some(&subject) = self.subjects.get(&id) else { return true };
+        if !d.attempts.is_empty() {
+            self.subjects.remove(&id);
+            return true;
+        }
+        match self.opening.get_mut(&subject) {
+            Some((first, waiting)) if *first != id => {
+                waiting.push_back(id);
+                false
+            }
+            Some(_) => true,
+            None => {
+                self.opening.insert(subject, (id, VecDeque::new()));
+                true
+            }
+        }
+    }
+
+    /// `id`'s first attempt was answered: the next event about its subject may go.
+    fn answered(&mut self, id: Ulid) {
+        let Some(subject) = self.subjects.remove(&id) else { return };
+        let Some((first, waiting)) = self.opening.remove(&subject) else { return };
+        if first != id {
+            self.opening.insert(subject, (first, waiting));
+            return;
+        }
+        let mut waiting = waiting;
+        if let Some(next) = waiting.pop_front() {
+            self.opening.insert(subject, (next, waiting));
+            self.ready.push_front(next);
         }
     }
 
@@ -279,15 +328,21 @@ impl Actor for WebhookActor {
     }
 }
 
-/// A new delivery, already written.
+/// A new delivery, already written, and what its event is about (a message, a phone).
 #[derive(Message)]
 #[rtype(result = "()")]
-pub(crate) struct Deliver(pub Ulid);
+pub(crate) struct Deliver {
+    pub id: Ulid,
+    pub subject: Option<Ulid>,
+}
 
 impl Handler<Deliver> for WebhookActor {
     type Result = ();
     fn handle(&mut self, msg: Deliver, ctx: &mut Self::Context) {
-        self.ready.push_back(msg.0);
+        if let Some(subject) = msg.subject {
+            self.subjects.insert(msg.id, subject);
+        }
+        self.ready.push_back(msg.id);
         self.pump(ctx);
     }
 }
@@ -299,14 +354,33 @@ pub(crate) struct Resume(pub Vec<Ulid>);
 
 impl Handler<Resume> for WebhookActor {
     type Result = ();
-    fn handle(&mut self, msg: Resume, ctx: &mut Self::Context) {
+    fn handle(&mut self, mut msg: Resume, ctx: &mut Self::Context) {
+        // Oldest first (ids grow with time), each never-attempted one ordered behind the earlier
+        // events about its subject as before the restart.
+        msg.0.sort_unstable();
         for id in msg.0 {
             if let Some(d) = self.load(id).filter(|d| d.state == DeliveryState::Pending) {
+                if d.attempts.is_empty() {
+                    if let Some(subject) = subject_of(&d.payload) {
+                        self.subjects.insert(d.id, subject);
+                    }
+                }
                 self.schedule(&d);
             }
         }
         self.pump(ctx);
     }
+}
+
+/// What a stored payload is about: its message, or its phone.
+fn subject_of(payload: &str) -> Option<Ulid> {
+    #[derive(serde::Deserialize)]
+    struct Subject {
+        message_id: Option<String>,
+        phone_id: Option<String>,
+    }
+    let s: Subject = serde_json::from_str(payload).ok()?;
+    s.message_id.or(s.phone_id)?.parse().ok()
 }
 
 /// Start a new cycle of attempts (the tenant's manual retry).

@@ -1,7 +1,7 @@
 //! Events and their payloads: which state change makes which event, and the JSON a receiver gets.
 
 use chrono::{DateTime, Utc};
-use pigeon_storage::model::{Channel, MessageRecord};
+use pigeon_storage::model::{Channel, MessageRecord, MessageStatus};
 use serde::Serialize;
 use ulid::Ulid;
 
@@ -26,15 +26,74 @@ struct Payload<'a> {
     code: Option<&'a str>,
 }
 
-/// The event a message's new state makes, if any.
-pub fn event_of(m: &MessageRecord) -> Option<&'static str> {
-    use pigeon_storage::model::MessageStatus::*;
-    match m.status {
-        Delivered => Some("message.delivered"),
-        Failed => Some("message.failed"),
-        Received => Some("message.received"),
-        _ => None,
+/// The events a message's move from `before` to its state makes, in the order of its life: a
+/// message delivered straight from `sending` passes `sent`, one read straight from `sent` passes
+/// `delivered`. `before` is `None` for a message that had not left its phone (`queued`,
+/// `sending`) or is new.
+pub fn events_of(before: Option<MessageStatus>, m: &MessageRecord) -> &'static [&'static str] {
+    use MessageStatus::*;
+    const SENT: &str = "message.sent";
+    const DELIVERED: &str = "message.delivered";
+    const READ: &str = "message.read";
+    match (before, m.status) {
+        (Some(b), s) if b == s => &[],
+        (_, Sent) => &[SENT],
+        (Some(Sent), Delivered) => &[DELIVERED],
+        (_, Delivered) => &[SENT, DELIVERED],
+        (Some(Delivered), Read) => &[READ],
+        (Some(Sent), Read) => &[DELIVERED, READ],
+        (_, Read) => &[SENT, DELIVERED, READ],
+        (_, Failed) => &[FAILED],
+        (_, Received) => &[RECEIVED],
+        _ => &[],
     }
+}
+
+/// The failure event.
+const FAILED: &str = "message.failed";
+/// A text received.
+const RECEIVED: &str = "message.received";
+
+/// Every event a webhook may name: the spec's three, then `sent` and `read`, then the phones'.
+pub const EVENTS: [&str; 8] = [
+    "message.delivered",
+    FAILED,
+    RECEIVED,
+    "message.sent",
+    "message.read",
+    PHONE_OFFLINE,
+    PHONE_ONLINE,
+    PHONE_DISABLED,
+];
+
+/// An agent phone that was online stopped polling, or a sim phone was switched off.
+pub const PHONE_OFFLINE: &str = "phone.offline";
+/// It is back.
+pub const PHONE_ONLINE: &str = "phone.online";
+/// It took itself out of rotation after phone-scoped failures.
+pub const PHONE_DISABLED: &str = "phone.disabled";
+
+/// A phone event's payload: `{event, event_id, phone_id, number, timestamp, last_poll_at}`, and
+/// `reason` for `phone.disabled`.
+pub(crate) fn phone_payload(
+    event: &str,
+    event_id: Ulid,
+    phone: &pigeon_storage::model::PhoneRecord,
+    last_poll_at: Option<DateTime<Utc>>,
+    at: DateTime<Utc>,
+) -> String {
+    let mut p = serde_json::json!({
+        "event": event,
+        "event_id": event_id.to_string(),
+        "phone_id": phone.id.to_string(),
+        "number": phone.number,
+        "timestamp": pigeon_storage::ts::format(&at),
+        "last_poll_at": last_poll_at.map(|t| pigeon_storage::ts::format(&t)),
+    });
+    if event == PHONE_DISABLED {
+        p["reason"] = serde_json::json!(phone.disabled_reason);
+    }
+    p.to_string()
 }
 
 pub(crate) fn payload(event: &str, event_id: Ulid, m: &MessageRecord, at: DateTime<Utc>) -> String {
@@ -48,9 +107,9 @@ pub(crate) fn payload(event: &str, event_id: Ulid, m: &MessageRecord, at: DateTi
         timestamp: pigeon_storage::ts::format(&at),
         test: m.test,
         metadata: &m.metadata,
-        body: (event == "message.received").then_some(m.body.as_str()),
-        failure_reason: (event == "message.failed").then(|| m.failure_reason.as_deref().unwrap_or("")),
-        code: (event == "message.failed")
+        body: (event == RECEIVED).then_some(m.body.as_str()),
+        failure_reason: (event == FAILED).then(|| m.failure_reason.as_deref().unwrap_or("")),
+        code: (event == FAILED)
             .then(|| m.error_code.as_deref().unwrap_or(crate::failure::FailureCode::DeliveryFailed.as_str())),
     };
     serde_json::to_string(&p).expect("payloads serialize")

@@ -16,10 +16,11 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 pub(crate) use actor::{Deliver, Depth, Resume, Retry, Stop, UpdateHook, WebhookActor};
+pub(crate) use event::phone_payload;
 pub(crate) use event::test_payload;
-pub use event::{event_of, TEST_EVENT};
-pub(crate) use outbox::write_with_events;
+pub use event::{events_of, EVENTS, PHONE_DISABLED, PHONE_OFFLINE, PHONE_ONLINE, TEST_EVENT};
 pub use outbox::Subscribers;
+pub(crate) use outbox::{write_with_events, Outbox};
 pub use signature::{
     sign, standard_sign, ID_HEADER, SIGNATURE_HEADER, STANDARD_SIGNATURE_HEADER, TIMESTAMP_HEADER,
 };
@@ -41,8 +42,6 @@ impl Outcomes {
     }
 }
 
-/// The events a webhook can subscribe to.
-pub const EVENTS: [&str; 3] = ["message.delivered", "message.failed", "message.received"];
 /// Waits before the 1st, 2nd and 3rd retry (spec "Retry policy").
 pub const BACKOFF: [Duration; 3] = [Duration::from_secs(2), Duration::from_secs(4), Duration::from_secs(8)];
 /// Per-attempt time-out.

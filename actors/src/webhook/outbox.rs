@@ -9,12 +9,12 @@ use std::sync::{Arc, RwLock};
 
 use actix::prelude::*;
 use chrono::{DateTime, Utc};
-use pigeon_storage::model::{DeliveryRecord, DeliveryState, MessageRecord, WebhookRecord};
+use pigeon_storage::model::{DeliveryRecord, DeliveryState, MessageRecord, MessageStatus, WebhookRecord};
 use pigeon_storage::Store;
 use ulid::Ulid;
 
 use super::actor::{Deliver, WebhookActor};
-use super::event::{event_of, payload};
+use super::event::{events_of, payload};
 
 /// A tenant's endpoints with their actors; shared by the tenant actor (writer) and its phone
 /// actors (readers), which emit events.
@@ -60,21 +60,54 @@ impl Subscribers {
         self.0.read().unwrap().iter().find(|(w, _)| w.id == id).map(|(_, a)| a.clone())
     }
 
-    /// Writes one delivery per endpoint subscribed to the event `m`'s state makes. Call before
-    /// writing `m` itself, then [`Outbox::send_after_commit`] once `m` is written.
-    pub(crate) fn emit(&self, store: &Store, m: &MessageRecord, now: DateTime<Utc>) -> Outbox {
-        let Some(event) = event_of(m) else { return Outbox(Vec::new()) };
+    /// Writes one delivery per endpoint subscribed to each event `m`'s move from `before` makes.
+    /// Call before writing `m` itself, then [`Outbox::send_after_commit`] once `m` is written.
+    pub(crate) fn emit(
+        &self,
+        store: &Store,
+        m: &MessageRecord,
+        before: Option<MessageStatus>,
+        now: DateTime<Utc>,
+    ) -> Outbox {
+        let mut out = Outbox(Vec::new());
+        for event in events_of(before, m) {
+            self.emit_one(
+                store,
+                m.tenant_id,
+                event,
+                Some(m.id),
+                now,
+                |id| payload(event, id, m, now),
+                &mut out,
+            );
+        }
+        out
+    }
+
+    /// Writes one delivery of `event` per endpoint subscribed to it, the payload made once (only
+    /// when someone listens). `subject` is what the event is about (a message, a phone): its
+    /// events reach an endpoint in order.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn emit_one(
+        &self,
+        store: &Store,
+        tenant_id: Ulid,
+        event: &str,
+        subject: Option<Ulid>,
+        now: DateTime<Utc>,
+        body: impl FnOnce(Ulid) -> String,
+        out: &mut Outbox,
+    ) {
         let subs = self.0.read().unwrap();
         if subs.iter().all(|(w, _)| !w.events.iter().any(|e| e == event)) {
-            return Outbox(Vec::new());
+            return;
         }
         let event_id = store.new_id();
-        let body = payload(event, event_id, m, now);
-        let mut out = Vec::new();
+        let body = body(event_id);
         for (w, addr) in subs.iter().filter(|(w, _)| w.events.iter().any(|e| e == event)) {
             let d = DeliveryRecord {
                 id: store.new_id(),
-                tenant_id: m.tenant_id,
+                tenant_id,
                 webhook_id: w.id,
                 event_id,
                 event: event.into(),
@@ -86,41 +119,44 @@ impl Subscribers {
                 created_at: now,
             };
             match store.webhooks().put_delivery(&d) {
-                Ok(()) => out.push((addr.clone(), d.id)),
+                Ok(()) => out.0.push((addr.clone(), Deliver { id: d.id, subject })),
                 Err(e) => log_store_failure!(e, "cannot write a webhook delivery"),
             }
         }
-        Outbox(out)
     }
 }
 
-/// Writes a message's new state with the deliveries it causes (deliveries first: the outbox rule),
+/// Writes a message's new state with the deliveries its move from `before` causes (see
+/// [`events_of`]; deliveries first: the outbox rule),
 /// then hands them to their endpoints once both are durable. Every fate passes here, so here it
 /// is counted in the tenant's hourly counts too. Call from an actor (the wait runs on its arbiter).
 pub(crate) fn write_with_events(
     store: &Store,
     subs: &Subscribers,
     m: &MessageRecord,
+    before: Option<MessageStatus>,
     now: DateTime<Utc>,
 ) -> Result<(), pigeon_storage::StoreError> {
-    let outbox = subs.emit(store, m, now);
+    let outbox = subs.emit(store, m, before, now);
     // Counted first, so whoever sees the new state sees it counted.
-    count_hour(store, m, now);
+    count_hour(store, m, before, now);
     store.messages().put(m)?;
     outbox.send_after_commit(store);
     Ok(())
 }
 
-/// Counts a new `sent`, `delivered` or `failed` state in its hour. A message delivered without a
-/// `sent` report before (sims, agents reporting straight away) left its phone too.
-fn count_hour(store: &Store, m: &MessageRecord, now: DateTime<Utc>) {
-    use pigeon_storage::model::MessageStatus::*;
+/// Counts a move into `sent`, `delivered` or `failed` in its hour, with the states it passed (a
+/// message delivered straight from `sending` left its phone too; one read from `sent` arrived).
+fn count_hour(store: &Store, m: &MessageRecord, before: Option<MessageStatus>, now: DateTime<Utc>) {
     use pigeon_storage::Hourly;
-    let kinds: &[Hourly] = match m.status {
-        Sent => &[Hourly::Sent],
-        Delivered if m.sent_at == m.delivered_at => &[Hourly::Sent, Hourly::Delivered],
-        Delivered => &[Hourly::Delivered],
-        Failed => &[Hourly::Failed],
+    use MessageStatus::*;
+    let kinds: &[Hourly] = match (before, m.status) {
+        (Some(b), s) if b == s => return,
+        (_, Sent) => &[Hourly::Sent],
+        (Some(Sent), Delivered | Read) => &[Hourly::Delivered],
+        (Some(Delivered), Read) => return,
+        (_, Delivered) | (_, Read) => &[Hourly::Sent, Hourly::Delivered],
+        (_, Failed) => &[Hourly::Failed],
         _ => return,
     };
     let hour = crate::clock::hour_number(now);
@@ -133,7 +169,8 @@ fn count_hour(store: &Store, m: &MessageRecord, now: DateTime<Utc>) {
 
 /// Deliveries written and waiting to be handed to their endpoints' actors.
 #[must_use]
-pub(crate) struct Outbox(Vec<(Addr<WebhookActor>, Ulid)>);
+#[derive(Default)]
+pub(crate) struct Outbox(Vec<(Addr<WebhookActor>, Deliver)>);
 
 impl Outbox {
     /// Hands the deliveries on once a commit queued now (after the state change that made them
@@ -147,8 +184,8 @@ impl Outbox {
         let durable = store.commit();
         actix::spawn(async move {
             if durable.await.is_ok() {
-                for (addr, id) in self.0 {
-                    addr.do_send(Deliver(id));
+                for (addr, d) in self.0 {
+                    addr.do_send(d);
                 }
             }
         });

@@ -7,11 +7,14 @@
 use std::process::Stdio;
 use std::time::Duration;
 
-use pigeon_protocol::{JobChannel, ReportedStatus, StatusBody, UsedChannel};
+use pigeon_protocol::{FailureScope, JobChannel, ReportedStatus, StatusBody, UsedChannel};
 use tokio::io::AsyncReadExt;
 use tokio::process::Command;
 
 use super::SendJob;
+
+/// The exit status of a command that could not send now (sysexits.h `EX_TEMPFAIL`).
+pub const EX_TEMPFAIL: i32 = 75;
 
 /// Most of a command's stderr kept to find its last line.
 const STDERR_KEPT: usize = 64 * 1024;
@@ -50,7 +53,10 @@ impl CommandConnector {
     }
 
     /// Runs the send command for `job`: exit 0 is `sent` (`delivered` with `--command-delivers`),
-    /// anything else `failed` with the last line the command wrote to stderr.
+    /// anything else `failed` with the last line the command wrote to stderr. Exit 75
+    /// (EX_TEMPFAIL) and a command that cannot be started are the phone's fault (`failure_scope:
+    /// phone`: the message goes to another phone); any other exit, and a command killed at its
+    /// time-out (it may have sent), the recipient's.
     pub async fn send(&self, job: &SendJob) -> StatusBody {
         let channel = match job.channel {
             JobChannel::Auto => "auto",
@@ -63,22 +69,28 @@ impl CommandConnector {
             ("{channel}", channel),
             ("{message_id}", &job.message_id),
         ];
-        let failed = |reason: String| StatusBody {
+        let failed = |reason: String, scope: FailureScope| StatusBody {
             status: ReportedStatus::Failed,
             failure_reason: Some(reason),
             channel_used: None,
+            failure_scope: Some(scope),
         };
+        let scope =
+            |code: i32| if code == EX_TEMPFAIL { FailureScope::Phone } else { FailureScope::Recipient };
         match run(&fill(&self.send, &vars), self.timeout).await {
             Ok((0, _)) => StatusBody {
                 status: if self.delivers { ReportedStatus::Delivered } else { ReportedStatus::Sent },
                 failure_reason: None,
                 channel_used: Some(UsedChannel::Sms),
+                failure_scope: None,
             },
             Ok((code, last)) if last.is_empty() => {
-                failed(format!("the send command exited with status {code}"))
+                failed(format!("the send command exited with status {code}"), scope(code))
             }
-            Ok((_, last)) => failed(last),
-            Err(e) => failed(e),
+            Ok((code, last)) => failed(last, scope(code)),
+            Err(e @ RunError::NotRun(_)) => failed(e.to_string(), FailureScope::Phone),
+            // It may have sent: another phone must not send it again.
+            Err(e @ RunError::Cut(_)) => failed(e.to_string(), FailureScope::Recipient),
         }
     }
 
@@ -117,7 +129,7 @@ fn fill(words: &[String], vars: &[(&str, &str)]) -> Vec<String> {
 
 /// Runs `argv` without a shell, killed after `timeout`; its exit code and the last line of its
 /// stderr.
-pub(crate) async fn run(argv: &[String], timeout: Duration) -> Result<(i32, String), String> {
+pub(crate) async fn run(argv: &[String], timeout: Duration) -> Result<(i32, String), RunError> {
     let mut child = Command::new(&argv[0])
         .args(&argv[1..])
         .stdin(Stdio::null())
@@ -125,7 +137,7 @@ pub(crate) async fn run(argv: &[String], timeout: Duration) -> Result<(i32, Stri
         .stderr(Stdio::piped())
         .kill_on_drop(true)
         .spawn()
-        .map_err(|e| format!("cannot run {}: {e}", argv[0]))?;
+        .map_err(|e| RunError::NotRun(format!("cannot run {}: {e}", argv[0])))?;
     let mut stderr = child.stderr.take().expect("piped");
     let waited = tokio::time::timeout(timeout, async {
         let mut err = Vec::new();
@@ -145,13 +157,31 @@ pub(crate) async fn run(argv: &[String], timeout: Duration) -> Result<(i32, Stri
     })
     .await;
     let Ok((status, err)) = waited else {
-        return Err(format!("the command ran past {} and was killed", humantime::format_duration(timeout)));
+        let why = format!("the command ran past {} and was killed", humantime::format_duration(timeout));
+        return Err(RunError::Cut(why));
     };
-    let status = status.map_err(|e| format!("{}: {e}", argv[0]))?;
+    let status = status.map_err(|e| RunError::Cut(format!("{}: {e}", argv[0])))?;
     let text = String::from_utf8_lossy(&err);
     let last = text.lines().rev().map(str::trim).find(|l| !l.is_empty()).unwrap_or("");
     let code = status.code().unwrap_or(-1);
     Ok((code, last.chars().take(500).collect()))
+}
+
+/// Why a command gave no exit status.
+#[derive(Debug)]
+pub(crate) enum RunError {
+    /// It could not be started (missing, not executable): nothing was sent.
+    NotRun(String),
+    /// It ran and was cut short (killed at its time-out): it may have sent.
+    Cut(String),
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RunError::NotRun(e) | RunError::Cut(e) => f.write_str(e),
+        }
+    }
 }
 
 #[cfg(test)]

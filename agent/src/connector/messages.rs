@@ -8,8 +8,9 @@
 //! `is_from_me`, `error`, `is_delivered`, `date_delivered`, `associated_message_type`, …) and
 //! `handle` (`ROWID`, `id` the address, `service` `iMessage` or `SMS`). A send's outgoing row is
 //! the first one to its handle with its text after the send began: it means `sent`;
-//! `is_delivered`/`date_delivered` mean `delivered`; a non-zero `error`, `failed`. Texts received
-//! are rows with `is_from_me = 0` after the last one forwarded.
+//! `is_delivered`/`date_delivered` mean `delivered`; `is_read`/`date_read` (an iMessage read
+//! receipt) mean `read`; a non-zero `error`, `failed`. Texts received are rows with
+//! `is_from_me = 0` after the last one forwarded.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -17,10 +18,11 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-use pigeon_protocol::{JobChannel, ReportedStatus, StatusBody, UsedChannel};
+use pigeon_protocol::{FailureScope, JobChannel, ReportedStatus, StatusBody, UsedChannel};
 use rusqlite::{Connection, OpenFlags, OptionalExtension};
 use serde::{Deserialize, Serialize};
 
+use super::command::RunError;
 use super::{typedstream, SendJob};
 use crate::journal::Journal;
 use crate::node::{Node, Outcome};
@@ -109,13 +111,22 @@ pub async fn check(osascript: &Path, chat_db: &Path) -> Vec<(bool, String, &'sta
             format!("osascript may not control Messages: {why}"),
             "allow it under System Settings → Privacy & Security → Automation, then run --check again",
         )),
-        Err(e) => out.push((false, e, "set --osascript to the osascript program (/usr/bin/osascript)")),
+        Err(e) => {
+            out.push((false, e.to_string(), "set --osascript to the osascript program (/usr/bin/osascript)"))
+        }
     }
     out
 }
 
-/// A followed receipt: the message, its channel, and since when.
-type Followed = (String, UsedChannel, Instant);
+/// A followed receipt: the message, its channel, since when, and whether it was reported
+/// delivered (an iMessage is followed on for its read receipt).
+#[derive(Clone)]
+struct Followed {
+    id: String,
+    channel: UsedChannel,
+    since: Instant,
+    delivered: bool,
+}
 
 /// A send under way, kept in the journal until it settles, so a restart can look for its row.
 #[derive(Serialize, Deserialize)]
@@ -132,6 +143,7 @@ struct RowState {
     rowid: i64,
     error: i64,
     delivered: bool,
+    read: bool,
 }
 
 impl Messages {
@@ -152,9 +164,11 @@ impl Messages {
             .into_iter()
             .filter_map(|(k, v)| {
                 let rowid = k[WATCH.len()..].parse().ok()?;
-                let (id, service) = v.split_once(' ')?;
+                let mut words = v.split(' ');
+                let (id, service) = (words.next()?, words.next()?);
                 let channel = if service == "iMessage" { UsedChannel::Imessage } else { UsedChannel::Sms };
-                Some((rowid, (id.to_owned(), channel, Instant::now())))
+                let delivered = words.next() == Some("delivered");
+                Some((rowid, Followed { id: id.to_owned(), channel, since: Instant::now(), delivered }))
             })
             .collect();
         Ok(Self {
@@ -201,17 +215,19 @@ impl Messages {
             // Unknown to this Mac: iMessage, which Messages turns into SMS where it is set to.
             JobChannel::Auto => UsedChannel::Imessage,
         };
-        let failed = |reason: String| StatusBody {
+        let failed = |reason: String, scope: FailureScope| StatusBody {
             status: ReportedStatus::Failed,
             failure_reason: Some(reason.chars().take(500).collect()),
             channel_used: Some(channel),
+            failure_scope: Some(scope),
         };
         let after = match self
             .db(|c| c.query_row("SELECT IFNULL(MAX(ROWID), 0) FROM message", [], |r| r.get(0)))
             .await
         {
             Ok(n) => n,
-            Err(e) => return failed(e),
+            // Nothing ran: without chat.db this Mac can tell nothing of any send.
+            Err(e) => return failed(e, FailureScope::Phone),
         };
         let key = format!("{SENDING}{}", job.message_id);
         let sending = Sending {
@@ -231,9 +247,15 @@ impl Messages {
         ];
         let report = match super::command::run(&argv, self.send_timeout * 2).await {
             Ok((0, _)) => self.await_row(&job.message_id, &sending, channel).await,
-            Ok((code, why)) if why.is_empty() => failed(format!("osascript exited with status {code}")),
-            Ok((_, why)) => failed(why),
-            Err(e) => failed(e),
+            Ok((code, why)) if why.is_empty() => {
+                failed(format!("osascript exited with status {code}"), FailureScope::Recipient)
+            }
+            Ok((_, why)) => {
+                let scope = applescript_scope(&why);
+                failed(why, scope)
+            }
+            Err(e @ RunError::NotRun(_)) => failed(e.to_string(), FailureScope::Phone),
+            Err(e @ RunError::Cut(_)) => failed(e.to_string(), FailureScope::Recipient),
         };
         let _ = self.journal.set_mark(&key, None).await;
         report
@@ -256,6 +278,7 @@ impl Messages {
                             humantime::format_duration(self.send_timeout)
                         )),
                         channel_used: Some(channel),
+                        failure_scope: None,
                     }
                 }
                 Err(e) => {
@@ -263,32 +286,44 @@ impl Messages {
                         status: ReportedStatus::Failed,
                         failure_reason: Some(e),
                         channel_used: Some(channel),
+                        failure_scope: None,
                     }
                 }
             }
         }
     }
 
-    /// What a found row means; a row only sent is followed for its receipt.
+    /// What a found row means; a row only sent is followed for its receipt, an iMessage
+    /// delivered for its read receipt.
     async fn judge(&self, message_id: &str, row: RowState, channel: UsedChannel) -> StatusBody {
-        let status = if row.error != 0 {
+        if row.error != 0 {
             return StatusBody {
                 status: ReportedStatus::Failed,
                 failure_reason: Some(format!("Messages could not send it (error {})", row.error)),
                 channel_used: Some(channel),
+                failure_scope: None,
             };
-        } else if row.delivered {
-            ReportedStatus::Delivered
-        } else {
-            let service = if channel == UsedChannel::Imessage { "iMessage" } else { "SMS" };
-            let _ = self
-                .journal
-                .set_mark(&format!("{WATCH}{}", row.rowid), Some(format!("{message_id} {service}")))
-                .await;
-            self.watched.borrow_mut().insert(row.rowid, (message_id.to_owned(), channel, Instant::now()));
-            ReportedStatus::Sent
-        };
-        StatusBody { status, failure_reason: None, channel_used: Some(channel) }
+        }
+        let status = if row.delivered { ReportedStatus::Delivered } else { ReportedStatus::Sent };
+        if !row.delivered || channel == UsedChannel::Imessage {
+            let followed = Followed {
+                id: message_id.to_owned(),
+                channel,
+                since: Instant::now(),
+                delivered: row.delivered,
+            };
+            self.follow_row(row.rowid, followed).await;
+        }
+        StatusBody { status, failure_reason: None, channel_used: Some(channel), failure_scope: None }
+    }
+
+    /// Follows a row's receipts, in memory and in the journal (a restart follows it on).
+    async fn follow_row(&self, rowid: i64, f: Followed) {
+        let service = if f.channel == UsedChannel::Imessage { "iMessage" } else { "SMS" };
+        let state = if f.delivered { " delivered" } else { "" };
+        let value = format!("{} {service}{state}", f.id);
+        let _ = self.journal.set_mark(&format!("{WATCH}{rowid}"), Some(value)).await;
+        self.watched.borrow_mut().insert(rowid, f);
     }
 
     /// The first outgoing row to `sending.to` with its text after `sending.after`.
@@ -296,7 +331,8 @@ impl Messages {
         let (to, after, body) = (sending.to.clone(), sending.after, sending.body.clone());
         self.db(move |c| {
             let mut q = c.prepare(
-                "SELECT m.ROWID, m.text, m.attributedBody, m.error, m.is_delivered, m.date_delivered
+                "SELECT m.ROWID, m.text, m.attributedBody, m.error, m.is_delivered, m.date_delivered,
+                        m.is_read, m.date_read
                  FROM message m JOIN handle h ON m.handle_id = h.ROWID
                  WHERE m.ROWID > ?1 AND m.is_from_me = 1 AND h.id = ?2 ORDER BY m.ROWID",
             )?;
@@ -309,8 +345,8 @@ impl Messages {
                     return Ok(Some(RowState {
                         rowid: r.get(0)?,
                         error: r.get::<_, Option<i64>>(3)?.unwrap_or(0),
-                        delivered: r.get::<_, Option<i64>>(4)?.unwrap_or(0) != 0
-                            || r.get::<_, Option<i64>>(5)?.unwrap_or(0) > 0,
+                        delivered: flag(r.get(4)?, r.get(5)?),
+                        read: flag(r.get(6)?, r.get(7)?),
                     }));
                 }
             }
@@ -334,6 +370,7 @@ impl Messages {
                     "the agent stopped before Messages recorded the text; it was not sent again".into(),
                 ),
                 channel_used: None,
+                failure_scope: None,
             },
         })
     }
@@ -354,52 +391,55 @@ impl Messages {
         }
         let states = self
             .db(move |c| {
-                let mut q =
-                    c.prepare("SELECT error, is_delivered, date_delivered FROM message WHERE ROWID = ?1")?;
+                let mut q = c.prepare(
+                    "SELECT error, is_delivered, date_delivered, is_read, date_read FROM message WHERE ROWID = ?1",
+                )?;
                 let mut out = Vec::new();
                 for rowid in rowids {
-                    if let Some((error, is_delivered, date_delivered)) = q
+                    let row = q
                         .query_row([rowid], |r| {
-                            Ok((
-                                r.get::<_, Option<i64>>(0)?,
-                                r.get::<_, Option<i64>>(1)?,
-                                r.get::<_, Option<i64>>(2)?,
-                            ))
+                            Ok(RowState {
+                                rowid,
+                                error: r.get::<_, Option<i64>>(0)?.unwrap_or(0),
+                                delivered: flag(r.get(1)?, r.get(2)?),
+                                read: flag(r.get(3)?, r.get(4)?),
+                            })
                         })
-                        .optional()?
-                    {
-                        let delivered = is_delivered.unwrap_or(0) != 0 || date_delivered.unwrap_or(0) > 0;
-                        out.push(RowState { rowid, error: error.unwrap_or(0), delivered });
-                    }
+                        .optional()?;
+                    out.extend(row);
                 }
                 Ok(out)
             })
             .await?;
         let mut settled = Vec::new();
         for s in states {
-            let Some((id, channel, _)) = self.watched.borrow().get(&s.rowid).cloned() else { continue };
-            let report = if s.error != 0 {
-                Some(StatusBody {
-                    status: ReportedStatus::Failed,
-                    failure_reason: Some(format!("Messages could not deliver it (error {})", s.error)),
-                    channel_used: Some(channel),
-                })
-            } else if s.delivered {
-                Some(StatusBody {
-                    status: ReportedStatus::Delivered,
-                    failure_reason: None,
-                    channel_used: Some(channel),
-                })
-            } else {
-                None
+            let Some(f) = self.watched.borrow().get(&s.rowid).cloned() else { continue };
+            let report = |status, failure_reason| StatusBody {
+                status,
+                failure_reason,
+                channel_used: Some(f.channel),
+                failure_scope: None,
             };
-            if let Some(report) = report {
-                let _ = outcomes.send(Outcome::new(id, report));
+            if s.read {
+                // From `sent` too: a read implies delivery.
+                let _ = outcomes.send(Outcome::new(f.id.clone(), report(ReportedStatus::Read, None)));
                 settled.push(s.rowid);
+            } else if s.error != 0 && !f.delivered {
+                let why = format!("Messages could not deliver it (error {})", s.error);
+                let _ = outcomes.send(Outcome::new(f.id.clone(), report(ReportedStatus::Failed, Some(why))));
+                settled.push(s.rowid);
+            } else if s.delivered && !f.delivered {
+                let _ = outcomes.send(Outcome::new(f.id.clone(), report(ReportedStatus::Delivered, None)));
+                if f.channel == UsedChannel::Imessage {
+                    self.follow_row(s.rowid, Followed { delivered: true, ..f }).await;
+                } else {
+                    settled.push(s.rowid);
+                }
             }
         }
-        settled
-            .extend(self.watched.borrow().iter().filter(|(_, w)| w.2.elapsed() > WATCH_FOR).map(|(r, _)| *r));
+        settled.extend(
+            self.watched.borrow().iter().filter(|(_, f)| f.since.elapsed() > WATCH_FOR).map(|(r, _)| *r),
+        );
         for rowid in settled {
             self.watched.borrow_mut().remove(&rowid);
             let _ = self.journal.set_mark(&format!("{WATCH}{rowid}"), None).await;
@@ -449,9 +489,44 @@ impl Messages {
     }
 }
 
+/// Whose fault an AppleScript error is: Messages not running (-600), no iMessage or SMS account
+/// signed in (no such account: -1719, or its words) are the phone's; anything else, an unknown
+/// participant (-1728) above all, the recipient's.
+fn applescript_scope(words: &str) -> FailureScope {
+    if words.contains("participant") || words.contains("(-1728)") {
+        return FailureScope::Recipient;
+    }
+    let phone = ["(-600)", "(-1719)", "isn’t running", "isn't running", "not signed in", "signed out"];
+    let account = words.contains("Can’t get account");
+    if account || phone.iter().any(|w| words.contains(w)) {
+        FailureScope::Phone
+    } else {
+        FailureScope::Recipient
+    }
+}
+
+/// A chat.db state kept as a flag and a date: set when either is.
+fn flag(is: Option<i64>, date: Option<i64>) -> bool {
+    is.unwrap_or(0) != 0 || date.unwrap_or(0) > 0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn applescript_errors_are_the_phones_or_the_recipients() {
+        let phone = [
+            "send.applescript:95:120: execution error: Messages got an error: Application isn’t running. (-600)",
+            "execution error: Can’t get account 1 whose service type = iMessage. Invalid index. (-1719)",
+        ];
+        for w in phone {
+            assert_eq!(applescript_scope(w), FailureScope::Phone, "{w}");
+        }
+        let to = "execution error: Messages got an error: Can’t get participant \"+1415\" of account id \"E:me\". (-1728)";
+        assert_eq!(applescript_scope(to), FailureScope::Recipient);
+        assert_eq!(applescript_scope("something else"), FailureScope::Recipient);
+    }
 
     #[test]
     fn the_program_takes_everything_from_its_arguments() {

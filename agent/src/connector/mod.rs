@@ -150,6 +150,7 @@ impl Connector {
                 "outcome unknown: the agent stopped while {what}; it was not sent again"
             )),
             channel_used: None,
+            failure_scope: None,
         }
     }
 }

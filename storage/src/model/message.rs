@@ -32,6 +32,9 @@ pub enum MessageStatus {
     Cancelled,
     /// An inbound text.
     Received,
+    /// The recipient read it (a read receipt); after `delivered`. Last in the enum: the binary
+    /// codec stores a status by its place.
+    Read,
 }
 
 impl MessageStatus {
@@ -45,6 +48,7 @@ impl MessageStatus {
         matches!(
             self,
             MessageStatus::Delivered
+                | MessageStatus::Read
                 | MessageStatus::Failed
                 | MessageStatus::Cancelled
                 | MessageStatus::Received
@@ -61,15 +65,17 @@ impl MessageStatus {
             MessageStatus::Failed => "failed",
             MessageStatus::Cancelled => "cancelled",
             MessageStatus::Received => "received",
+            MessageStatus::Read => "read",
         }
     }
 
     /// Every status, in the order of a message's life.
-    pub const ALL: [MessageStatus; 7] = [
+    pub const ALL: [MessageStatus; 8] = [
         MessageStatus::Queued,
         MessageStatus::Sending,
         MessageStatus::Sent,
         MessageStatus::Delivered,
+        MessageStatus::Read,
         MessageStatus::Failed,
         MessageStatus::Cancelled,
         MessageStatus::Received,
@@ -139,6 +145,9 @@ pub struct MessageRecord {
     /// When it was delivered.
     #[serde(with = "crate::ts::option")]
     pub delivered_at: Option<DateTime<Utc>>,
+    /// When it was read (a read receipt).
+    #[serde(default, with = "crate::ts::option")]
+    pub read_at: Option<DateTime<Utc>>,
     /// When it failed.
     #[serde(with = "crate::ts::option")]
     pub failed_at: Option<DateTime<Utc>>,
@@ -168,6 +177,9 @@ pub struct MessageRecord {
     /// Sent with `valid_for`: a message no phone has taken by then fails `EXPIRED`.
     #[serde(default, with = "crate::ts::option")]
     pub expires_at: Option<DateTime<Utc>>,
+    /// The phones that could not send it (phone-scoped failures), in order: failover skips them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub failed_phones: Vec<Ulid>,
 }
 
 impl MessageRecord {
@@ -202,6 +214,7 @@ impl MessageRecord {
             scheduled_at: None,
             sent_at: None,
             delivered_at: None,
+            read_at: None,
             failed_at: None,
             failure_reason: None,
             error_code: None,
@@ -212,6 +225,7 @@ impl MessageRecord {
             pinned: false,
             metadata: Default::default(),
             expires_at: None,
+            failed_phones: Vec::new(),
         }
     }
 }

@@ -21,11 +21,14 @@ pub struct SimSettings {
     pub latency_ms: u64,
     /// Share of messages that fail, 0.0–1.0.
     pub failure_rate: f64,
+    /// Time from delivery to the recipient reading it; never read when unset.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read_after_ms: Option<u64>,
 }
 
 impl Default for SimSettings {
     fn default() -> Self {
-        Self { latency_ms: 50, failure_rate: 0.0 }
+        Self { latency_ms: 50, failure_rate: 0.0, read_after_ms: None }
     }
 }
 
@@ -50,6 +53,14 @@ pub struct PhoneRecord {
     pub sim_online: bool,
     /// SHA-256 (hex) of the agent token.
     pub agent_token_hash: Option<String>,
+    /// What the last `phone.online`/`phone.offline` said (`None`: never online yet), so each
+    /// change is announced once, also across restarts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub announced_online: Option<bool>,
+    /// Why the phone took itself out of rotation (phone-scoped failures in a row); cleared when
+    /// the operator enables it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub disabled_reason: Option<String>,
     /// Creation time.
     #[serde(with = "crate::ts")]
     pub created_at: DateTime<Utc>,

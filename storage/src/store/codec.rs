@@ -60,6 +60,8 @@ const V1: u8 = 1;
 
 /// The first byte of a message in the second layout: the first, then [`MessageV2`].
 const V2: u8 = 2;
+/// The first byte of a message in the third layout: the second, then [`MessageV3`].
+const V3: u8 = 3;
 
 fn binary<T: Serialize>(wire: &T) -> Vec<u8> {
     versioned(V1, wire)
@@ -91,16 +93,17 @@ fn wire<'a, W: Deserialize<'a>, T>(
     from_wire(wire).ok_or_else(|| StoreError::Decode { tree, source: "a time out of range".into() })
 }
 
-/// A message in any layout: JSON, the first binary one, or the second.
+/// A message in any layout: JSON or one of the binary ones.
 fn read_message<'a>(
     tree: &'static str,
     bytes: &'a [u8],
-    from_wire: impl FnOnce(MessageV1<'a>, MessageV2<'a>) -> Option<MessageRecord>,
+    from_wire: impl FnOnce(MessageV1<'a>, MessageV2<'a>, MessageV3) -> Option<MessageRecord>,
 ) -> Result<MessageRecord, StoreError> {
     match bytes.first() {
-        Some(&V2) => wire(tree, &bytes[1..], |(v1, v2)| from_wire(v1, v2)),
-        Some(&V1) => wire(tree, &bytes[1..], |v1| from_wire(v1, MessageV2::default())),
-        _ => read(tree, bytes, |v1| from_wire(v1, MessageV2::default())),
+        Some(&V3) => wire(tree, &bytes[1..], |(v1, v2, v3)| from_wire(v1, v2, v3)),
+        Some(&V2) => wire(tree, &bytes[1..], |(v1, v2)| from_wire(v1, v2, MessageV3::default())),
+        Some(&V1) => wire(tree, &bytes[1..], |v1| from_wire(v1, MessageV2::default(), MessageV3::default())),
+        _ => read(tree, bytes, |v1| from_wire(v1, MessageV2::default(), MessageV3::default())),
     }
 }
 
@@ -165,6 +168,13 @@ struct MessageV2<'a> {
     expires_at: Option<i64>,
 }
 
+/// What the third layout adds (`read`, failover).
+#[derive(Serialize, Deserialize, Default)]
+struct MessageV3 {
+    read_at: Option<i64>,
+    failed_phones: Vec<[u8; 16]>,
+}
+
 fn owned(s: Option<Cow<'_, str>>) -> Option<String> {
     s.map(Cow::into_owned)
 }
@@ -202,11 +212,15 @@ impl Codec for MessageRecord {
             metadata: self.metadata.iter().map(|(k, v)| (Cow::Borrowed(&**k), Cow::Borrowed(&**v))).collect(),
             expires_at: self.expires_at.as_ref().map(ms),
         };
-        versioned(V2, &(v1, v2))
+        let v3 = MessageV3 {
+            read_at: self.read_at.as_ref().map(ms),
+            failed_phones: self.failed_phones.iter().map(|p| p.to_bytes()).collect(),
+        };
+        versioned(V3, &(v1, v2, v3))
     }
 
     fn decode(tree: &'static str, bytes: &[u8]) -> Result<Self, StoreError> {
-        read_message(tree, bytes, |w, v2| {
+        read_message(tree, bytes, |w, v2, v3| {
             let lease = match w.lease {
                 Some((job, until)) => Some(Lease { job_id: id(job), until: time(until)? }),
                 None => None,
@@ -229,6 +243,7 @@ impl Codec for MessageRecord {
                 scheduled_at: opt_time(w.scheduled_at)?,
                 sent_at: opt_time(w.sent_at)?,
                 delivered_at: opt_time(w.delivered_at)?,
+                read_at: opt_time(v3.read_at)?,
                 failed_at: opt_time(w.failed_at)?,
                 failure_reason: owned(w.failure_reason),
                 error_code: owned(w.error_code),
@@ -239,6 +254,7 @@ impl Codec for MessageRecord {
                 pinned: v2.pinned,
                 metadata: v2.metadata.into_iter().map(|(k, v)| (k.into_owned(), v.into_owned())).collect(),
                 expires_at: opt_time(v2.expires_at)?,
+                failed_phones: v3.failed_phones.into_iter().map(id).collect(),
             })
         })
     }
@@ -360,6 +376,8 @@ mod tests {
             pinned: true,
             metadata: [("order_id".to_owned(), "A-1".to_owned())].into(),
             expires_at: Some(now()),
+            read_at: Some(now()),
+            failed_phones: vec![new_id(), new_id()],
             ..MessageRecord::new(
                 new_id(),
                 new_id(),
@@ -414,23 +432,28 @@ mod tests {
         assert_eq!(DeliveryRecord::decode("d", &serde_json::to_vec(&d).unwrap()).unwrap(), d);
     }
 
-    /// A message in the first binary layout is the second's without its tail (`pinned`: false,
-    /// `metadata` and `expires_at`: none, three bytes), and reads as a message that has none.
+    /// A message in an earlier binary layout is the next one's without its tail (the second's:
+    /// `read_at` none and no failed phones, two bytes; the first's: `pinned` false, `metadata`
+    /// and `expires_at` none, three more), and reads as a message that has none of them.
     #[test]
-    fn messages_in_the_first_binary_layout_still_read() {
-        let plain =
-            MessageRecord { pinned: false, metadata: Default::default(), expires_at: None, ..message() };
-        let mut v1 = plain.encode();
-        assert_eq!(v1[0], V2);
-        v1[0] = V1;
-        v1.truncate(v1.len() - 3);
-        assert_eq!(MessageRecord::decode("m", &v1).unwrap(), plain);
-        assert_ne!(MessageRecord::decode("m", &message().encode()).unwrap(), plain, "the tail is read");
+    fn messages_in_earlier_binary_layouts_still_read() {
+        let v2 = MessageRecord { read_at: None, failed_phones: Vec::new(), ..message() };
+        let mut bytes = v2.encode();
+        assert_eq!(bytes[0], V3);
+        bytes[0] = V2;
+        bytes.truncate(bytes.len() - 2);
+        assert_eq!(MessageRecord::decode("m", &bytes).unwrap(), v2);
+        let v1 = MessageRecord { pinned: false, metadata: Default::default(), expires_at: None, ..v2 };
+        let mut bytes = v1.encode();
+        bytes[0] = V1;
+        bytes.truncate(bytes.len() - 5);
+        assert_eq!(MessageRecord::decode("m", &bytes).unwrap(), v1);
+        assert_ne!(MessageRecord::decode("m", &message().encode()).unwrap(), v1, "the tail is read");
     }
 
     #[test]
     fn garbage_is_an_error_not_a_panic() {
-        for bytes in [&b""[..], &[V1], &[V2], &[V1, 0xff, 0xff], &[9, 1, 2]] {
+        for bytes in [&b""[..], &[V1], &[V2], &[V3], &[V1, 0xff, 0xff], &[9, 1, 2]] {
             assert!(MessageRecord::decode("m", bytes).is_err());
             assert!(DeliveryRecord::decode("d", bytes).is_err());
         }

@@ -139,6 +139,21 @@ impl Messages {
         Ok(())
     }
 
+    /// Writes a message moved from phone `from` to the phone it names now, with the recipient's
+    /// sticky phone moved along: the new phone's work-list entry first, the old one's last, so a
+    /// crash in between leaves it findable (a stale entry is dropped at recovery), never lost.
+    pub fn put_moved(
+        &self,
+        m: &MessageRecord,
+        from: Ulid,
+        recipient: &RecipientRecord,
+    ) -> Result<(), StoreError> {
+        self.recipients.insert(tkey(m.tenant_id, m.to.as_bytes()), encode(recipient))?;
+        self.put(m)?;
+        self.pending.remove(&pending_key(Some(from), m.id))?;
+        Ok(())
+    }
+
     /// One message of a tenant.
     pub fn get(&self, tenant: Ulid, id: Ulid) -> Result<Option<MessageRecord>, StoreError> {
         get_of(&self.messages, "messages", tenant, id)

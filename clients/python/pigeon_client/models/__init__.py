@@ -86,6 +86,7 @@ from .detection_ack import DetectionAck
 from .detection_answer import DetectionAnswer
 from .detection_view import DetectionView
 from .error_body import ErrorBody
+from .failure_scope import FailureScope
 from .inbound_body import InboundBody
 from .job_channel import JobChannel
 from .job_kind import JobKind
@@ -237,6 +238,7 @@ __all__ = (
     "DetectionAnswer",
     "DetectionView",
     "ErrorBody",
+    "FailureScope",
     "InboundBody",
     "JobChannel",
     "JobKind",

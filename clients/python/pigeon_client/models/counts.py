@@ -15,9 +15,10 @@ class Counts:
 
     Attributes:
         cancelled (int): Cancelled.
-        delivered (int): Delivered.
+        delivered (int): Delivered (and not yet read).
         failed (int): Failed.
         queued (int): Waiting (or held).
+        read (int): Read by the recipient.
         sending (int): With a phone.
         sent (int): Sent.
     """
@@ -26,6 +27,7 @@ class Counts:
     delivered: int
     failed: int
     queued: int
+    read: int
     sending: int
     sent: int
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -39,6 +41,8 @@ class Counts:
 
         queued = self.queued
 
+        read = self.read
+
         sending = self.sending
 
         sent = self.sent
@@ -51,6 +55,7 @@ class Counts:
                 "delivered": delivered,
                 "failed": failed,
                 "queued": queued,
+                "read": read,
                 "sending": sending,
                 "sent": sent,
             }
@@ -69,6 +74,8 @@ class Counts:
 
         queued = d.pop("queued")
 
+        read = d.pop("read")
+
         sending = d.pop("sending")
 
         sent = d.pop("sent")
@@ -78,6 +85,7 @@ class Counts:
             delivered=delivered,
             failed=failed,
             queued=queued,
+            read=read,
             sending=sending,
             sent=sent,
         )

@@ -15,7 +15,8 @@ class CreateWebhook:
     """Body of `POST /v1/webhooks`.
 
     Attributes:
-        events (list[str]): Non-empty subset of `message.delivered`, `message.failed`, `message.received`.
+        events (list[str]): Non-empty subset of `message.delivered`, `message.failed`, `message.received`,
+            `message.sent`, `message.read`, `phone.offline`, `phone.online`, `phone.disabled`.
         url (str): Absolute `http(s)` URL that receives events.
         secret (None | str | Unset): Signing secret, 16–256 visible ASCII characters; generated (`whsec_…`) when
             omitted.

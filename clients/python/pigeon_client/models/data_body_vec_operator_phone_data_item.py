@@ -34,6 +34,9 @@ class DataBodyVecOperatorPhoneDataItem:
             node
             started; null until it calls.
         agent_token (None | str | Unset): The agent's token (`svc_agent_…`), in the create answer only.
+        disabled_reason (None | str | Unset): Why the phone disabled itself (phone-scoped failures in a row), in plain
+            English; null
+            otherwise, and once the operator enables it again.
         last_poll_at (datetime.datetime | None | Unset): An agent's last call (null for a sim, or an agent not heard
             from yet).
         sim (None | SimBody | Unset):
@@ -50,6 +53,7 @@ class DataBodyVecOperatorPhoneDataItem:
     tenant_id: str
     agent: None | str | Unset = UNSET
     agent_token: None | str | Unset = UNSET
+    disabled_reason: None | str | Unset = UNSET
     last_poll_at: datetime.datetime | None | Unset = UNSET
     sim: None | SimBody | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -87,6 +91,12 @@ class DataBodyVecOperatorPhoneDataItem:
         else:
             agent_token = self.agent_token
 
+        disabled_reason: None | str | Unset
+        if isinstance(self.disabled_reason, Unset):
+            disabled_reason = UNSET
+        else:
+            disabled_reason = self.disabled_reason
+
         last_poll_at: None | str | Unset
         if isinstance(self.last_poll_at, Unset):
             last_poll_at = UNSET
@@ -122,6 +132,8 @@ class DataBodyVecOperatorPhoneDataItem:
             field_dict["agent"] = agent
         if agent_token is not UNSET:
             field_dict["agent_token"] = agent_token
+        if disabled_reason is not UNSET:
+            field_dict["disabled_reason"] = disabled_reason
         if last_poll_at is not UNSET:
             field_dict["last_poll_at"] = last_poll_at
         if sim is not UNSET:
@@ -170,6 +182,15 @@ class DataBodyVecOperatorPhoneDataItem:
 
         agent_token = _parse_agent_token(d.pop("agent_token", UNSET))
 
+        def _parse_disabled_reason(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        disabled_reason = _parse_disabled_reason(d.pop("disabled_reason", UNSET))
+
         def _parse_last_poll_at(data: object) -> datetime.datetime | None | Unset:
             if data is None:
                 return data
@@ -216,6 +237,7 @@ class DataBodyVecOperatorPhoneDataItem:
             tenant_id=tenant_id,
             agent=agent,
             agent_token=agent_token,
+            disabled_reason=disabled_reason,
             last_poll_at=last_poll_at,
             sim=sim,
         )

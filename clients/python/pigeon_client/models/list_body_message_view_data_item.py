@@ -27,7 +27,7 @@ class ListBodyMessageViewDataItem:
         direction (str): `outbound` or `inbound`.
         message_id (str): Message id.
         metadata (ListBodyMessageViewDataItemMetadata): The tenant's own values given at the send (`{}` when none).
-        status (str): `queued`, `sending`, `sent`, `delivered`, `failed`, `cancelled` or (inbound) `received`.
+        status (str): `queued`, `sending`, `sent`, `delivered`, `read`, `failed`, `cancelled` or (inbound) `received`.
         test (bool): Sent with a test key.
         to (str): Recipient (outbound) or the tenant's phone (inbound).
         campaign_id (None | str | Unset): Campaign.
@@ -40,6 +40,7 @@ class ListBodyMessageViewDataItem:
         failed_at (datetime.datetime | None | Unset): Failed.
         failure_reason (None | str | Unset): Carrier-level detail of a failure.
         from_ (None | str | Unset): The tenant's phone (outbound, once chosen) or the sender (inbound).
+        read_at (datetime.datetime | None | Unset): Read by the recipient (a read receipt).
         scheduled_at (datetime.datetime | None | Unset): Held until.
         sent_at (datetime.datetime | None | Unset): Sent by the phone.
         template (None | str | Unset): Template used.
@@ -62,6 +63,7 @@ class ListBodyMessageViewDataItem:
     failed_at: datetime.datetime | None | Unset = UNSET
     failure_reason: None | str | Unset = UNSET
     from_: None | str | Unset = UNSET
+    read_at: datetime.datetime | None | Unset = UNSET
     scheduled_at: datetime.datetime | None | Unset = UNSET
     sent_at: datetime.datetime | None | Unset = UNSET
     template: None | str | Unset = UNSET
@@ -140,6 +142,14 @@ class ListBodyMessageViewDataItem:
         else:
             from_ = self.from_
 
+        read_at: None | str | Unset
+        if isinstance(self.read_at, Unset):
+            read_at = UNSET
+        elif isinstance(self.read_at, datetime.datetime):
+            read_at = self.read_at.isoformat()
+        else:
+            read_at = self.read_at
+
         scheduled_at: None | str | Unset
         if isinstance(self.scheduled_at, Unset):
             scheduled_at = UNSET
@@ -193,6 +203,8 @@ class ListBodyMessageViewDataItem:
             field_dict["failure_reason"] = failure_reason
         if from_ is not UNSET:
             field_dict["from"] = from_
+        if read_at is not UNSET:
+            field_dict["read_at"] = read_at
         if scheduled_at is not UNSET:
             field_dict["scheduled_at"] = scheduled_at
         if sent_at is not UNSET:
@@ -321,6 +333,23 @@ class ListBodyMessageViewDataItem:
 
         from_ = _parse_from_(d.pop("from", UNSET))
 
+        def _parse_read_at(data: object) -> datetime.datetime | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                read_at_type_0 = datetime.datetime.fromisoformat(data)
+
+                return read_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None | Unset, data)
+
+        read_at = _parse_read_at(d.pop("read_at", UNSET))
+
         def _parse_scheduled_at(data: object) -> datetime.datetime | None | Unset:
             if data is None:
                 return data
@@ -382,6 +411,7 @@ class ListBodyMessageViewDataItem:
             failed_at=failed_at,
             failure_reason=failure_reason,
             from_=from_,
+            read_at=read_at,
             scheduled_at=scheduled_at,
             sent_at=sent_at,
             template=template,

@@ -5,6 +5,7 @@ from typing import Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 
+from ..models.failure_scope import FailureScope
 from ..models.reported_status import ReportedStatus
 from ..models.used_channel import UsedChannel
 from ..types import UNSET, Unset
@@ -20,11 +21,13 @@ class StatusBody:
         status (ReportedStatus): What a phone reports.
         channel_used (None | Unset | UsedChannel):
         failure_reason (None | str | Unset): Carrier-level detail, for `failed`.
+        failure_scope (FailureScope | None | Unset):
     """
 
     status: ReportedStatus
     channel_used: None | Unset | UsedChannel = UNSET
     failure_reason: None | str | Unset = UNSET
+    failure_scope: FailureScope | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         status = self.status.value
@@ -43,6 +46,14 @@ class StatusBody:
         else:
             failure_reason = self.failure_reason
 
+        failure_scope: None | str | Unset
+        if isinstance(self.failure_scope, Unset):
+            failure_scope = UNSET
+        elif isinstance(self.failure_scope, FailureScope):
+            failure_scope = self.failure_scope.value
+        else:
+            failure_scope = self.failure_scope
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -54,6 +65,8 @@ class StatusBody:
             field_dict["channel_used"] = channel_used
         if failure_reason is not UNSET:
             field_dict["failure_reason"] = failure_reason
+        if failure_scope is not UNSET:
+            field_dict["failure_scope"] = failure_scope
 
         return field_dict
 
@@ -88,10 +101,28 @@ class StatusBody:
 
         failure_reason = _parse_failure_reason(d.pop("failure_reason", UNSET))
 
+        def _parse_failure_scope(data: object) -> FailureScope | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                failure_scope_type_0 = FailureScope(data)
+
+                return failure_scope_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(FailureScope | None | Unset, data)
+
+        failure_scope = _parse_failure_scope(d.pop("failure_scope", UNSET))
+
         status_body = cls(
             status=status,
             channel_used=channel_used,
             failure_reason=failure_reason,
+            failure_scope=failure_scope,
         )
 
         return status_body

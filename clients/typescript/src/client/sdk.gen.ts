@@ -229,8 +229,8 @@ export const phoneAgentMe = <ThrowOnError extends boolean = false>(options?: Opt
 
 /**
  * Reports what became of a message this phone holds. Legal moves: `sending` → `sent` |
- * `delivered` | `failed`, `sent` → `delivered` | `failed`; repeating the current status is a
- * no-op; anything else is 409 `INVALID_STATUS_TRANSITION`.
+ * `delivered` | `failed`, `sent` → `delivered` | `read` | `failed`, `delivered` → `read`;
+ * repeating the current status is a no-op; anything else is 409 `INVALID_STATUS_TRANSITION`.
  */
 export const phoneAgentStatus = <ThrowOnError extends boolean = false>(options: Options<PhoneAgentStatusData, ThrowOnError>) => (options.client ?? client).post<PhoneAgentStatusResponses, PhoneAgentStatusErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],

@@ -225,7 +225,7 @@ export type Counts = {
      */
     cancelled: number;
     /**
-     * Delivered.
+     * Delivered (and not yet read).
      */
     delivered: number;
     /**
@@ -236,6 +236,10 @@ export type Counts = {
      * Waiting (or held).
      */
     queued: number;
+    /**
+     * Read by the recipient.
+     */
+    read: number;
     /**
      * With a phone.
      */
@@ -394,7 +398,8 @@ export type CreateTenant = {
  */
 export type CreateWebhook = {
     /**
-     * Non-empty subset of `message.delivered`, `message.failed`, `message.received`.
+     * Non-empty subset of `message.delivered`, `message.failed`, `message.received`,
+     * `message.sent`, `message.read`, `phone.offline`, `phone.online`, `phone.disabled`.
      */
     events: Array<string>;
     /**
@@ -848,6 +853,10 @@ export type DataBodyMessageView = {
             [key: string]: unknown;
         };
         /**
+         * Read by the recipient (a read receipt).
+         */
+        read_at?: string | null;
+        /**
          * Held until.
          */
         scheduled_at?: string | null;
@@ -856,7 +865,7 @@ export type DataBodyMessageView = {
          */
         sent_at?: string | null;
         /**
-         * `queued`, `sending`, `sent`, `delivered`, `failed`, `cancelled` or (inbound) `received`.
+         * `queued`, `sending`, `sent`, `delivered`, `read`, `failed`, `cancelled` or (inbound) `received`.
          */
         status: string;
         /**
@@ -899,6 +908,11 @@ export type DataBodyOperatorPhone = {
          * Messages per UTC day.
          */
         daily_limit: number;
+        /**
+         * Why the phone disabled itself (phone-scoped failures in a row), in plain English; null
+         * otherwise, and once the operator enables it again.
+         */
+        disabled_reason?: string | null;
         /**
          * `agent` or `sim`.
          */
@@ -1227,6 +1241,11 @@ export type DataBodyVecOperatorPhone = {
          */
         daily_limit: number;
         /**
+         * Why the phone disabled itself (phone-scoped failures in a row), in plain English; null
+         * otherwise, and once the operator enables it again.
+         */
+        disabled_reason?: string | null;
+        /**
          * `agent` or `sim`.
          */
         driver: string;
@@ -1271,6 +1290,14 @@ export type DataBodyVecTenantPhone = {
          * Messages allowed per UTC day.
          */
         daily_limit: number;
+        /**
+         * Why the phone disabled itself, in plain English; null otherwise.
+         */
+        disabled_reason?: string | null;
+        /**
+         * Chosen for sends only when true.
+         */
+        enabled: boolean;
         /**
          * Phone id.
          */
@@ -1452,6 +1479,11 @@ export type ErrorBody = {
      */
     error: string;
 };
+
+/**
+ * Whose fault a failure is.
+ */
+export type FailureScope = 'recipient' | 'phone';
 
 /**
  * Body of an inbound text.
@@ -1889,6 +1921,10 @@ export type ListBodyMessageView = {
             [key: string]: unknown;
         };
         /**
+         * Read by the recipient (a read receipt).
+         */
+        read_at?: string | null;
+        /**
          * Held until.
          */
         scheduled_at?: string | null;
@@ -1897,7 +1933,7 @@ export type ListBodyMessageView = {
          */
         sent_at?: string | null;
         /**
-         * `queued`, `sending`, `sent`, `delivered`, `failed`, `cancelled` or (inbound) `received`.
+         * `queued`, `sending`, `sent`, `delivered`, `read`, `failed`, `cancelled` or (inbound) `received`.
          */
         status: string;
         /**
@@ -2115,6 +2151,10 @@ export type MessageView = {
         [key: string]: unknown;
     };
     /**
+     * Read by the recipient (a read receipt).
+     */
+    read_at?: string | null;
+    /**
      * Held until.
      */
     scheduled_at?: string | null;
@@ -2123,7 +2163,7 @@ export type MessageView = {
      */
     sent_at?: string | null;
     /**
-     * `queued`, `sending`, `sent`, `delivered`, `failed`, `cancelled` or (inbound) `received`.
+     * `queued`, `sending`, `sent`, `delivered`, `read`, `failed`, `cancelled` or (inbound) `received`.
      */
     status: string;
     /**
@@ -2209,6 +2249,11 @@ export type OperatorPhone = {
      * Messages per UTC day.
      */
     daily_limit: number;
+    /**
+     * Why the phone disabled itself (phone-scoped failures in a row), in plain English; null
+     * otherwise, and once the operator enables it again.
+     */
+    disabled_reason?: string | null;
     /**
      * `agent` or `sim`.
      */
@@ -2399,7 +2444,7 @@ export type Released = {
 /**
  * What a phone reports.
  */
-export type ReportedStatus = 'sent' | 'delivered' | 'failed';
+export type ReportedStatus = 'sent' | 'delivered' | 'failed' | 'read';
 
 /**
  * The channels a send may ask for.
@@ -2499,6 +2544,11 @@ export type SimBody = {
      * Milliseconds from hand-over to delivery (default 50, at most 60,000).
      */
     latency_ms?: number;
+    /**
+     * Milliseconds from delivery to the recipient reading it (at most 86,400,000); unset, the
+     * sim's messages are never read.
+     */
+    read_after_ms?: number | null;
 };
 
 /**
@@ -2520,8 +2570,9 @@ export type StatusBody = {
      * Carrier-level detail, for `failed`.
      */
     failure_reason?: string | null;
+    failure_scope?: FailureScope | null;
     /**
-     * `sent`, `delivered` or `failed`.
+     * `sent`, `delivered`, `read` or `failed`.
      */
     status: ReportedStatus;
 };
@@ -2574,6 +2625,14 @@ export type TenantPhone = {
      * Messages allowed per UTC day.
      */
     daily_limit: number;
+    /**
+     * Why the phone disabled itself, in plain English; null otherwise.
+     */
+    disabled_reason?: string | null;
+    /**
+     * Chosen for sends only when true.
+     */
+    enabled: boolean;
     /**
      * Phone id.
      */

@@ -106,8 +106,8 @@ def sync_detailed(
     body: StatusBody,
 ) -> Response[DataBodyMessageView | ErrorBody]:
     """Reports what became of a message this phone holds. Legal moves: `sending` → `sent` |
-    `delivered` | `failed`, `sent` → `delivered` | `failed`; repeating the current status is a
-    no-op; anything else is 409 `INVALID_STATUS_TRANSITION`.
+    `delivered` | `failed`, `sent` → `delivered` | `read` | `failed`, `delivered` → `read`;
+    repeating the current status is a no-op; anything else is 409 `INVALID_STATUS_TRANSITION`.
 
     Args:
         id (str):
@@ -140,8 +140,8 @@ def sync(
     body: StatusBody,
 ) -> DataBodyMessageView | ErrorBody | None:
     """Reports what became of a message this phone holds. Legal moves: `sending` → `sent` |
-    `delivered` | `failed`, `sent` → `delivered` | `failed`; repeating the current status is a
-    no-op; anything else is 409 `INVALID_STATUS_TRANSITION`.
+    `delivered` | `failed`, `sent` → `delivered` | `read` | `failed`, `delivered` → `read`;
+    repeating the current status is a no-op; anything else is 409 `INVALID_STATUS_TRANSITION`.
 
     Args:
         id (str):
@@ -169,8 +169,8 @@ async def asyncio_detailed(
     body: StatusBody,
 ) -> Response[DataBodyMessageView | ErrorBody]:
     """Reports what became of a message this phone holds. Legal moves: `sending` → `sent` |
-    `delivered` | `failed`, `sent` → `delivered` | `failed`; repeating the current status is a
-    no-op; anything else is 409 `INVALID_STATUS_TRANSITION`.
+    `delivered` | `failed`, `sent` → `delivered` | `read` | `failed`, `delivered` → `read`;
+    repeating the current status is a no-op; anything else is 409 `INVALID_STATUS_TRANSITION`.
 
     Args:
         id (str):
@@ -201,8 +201,8 @@ async def asyncio(
     body: StatusBody,
 ) -> DataBodyMessageView | ErrorBody | None:
     """Reports what became of a message this phone holds. Legal moves: `sending` → `sent` |
-    `delivered` | `failed`, `sent` → `delivered` | `failed`; repeating the current status is a
-    no-op; anything else is 409 `INVALID_STATUS_TRANSITION`.
+    `delivered` | `failed`, `sent` → `delivered` | `read` | `failed`, `delivered` → `read`;
+    repeating the current status is a no-op; anything else is 409 `INVALID_STATUS_TRANSITION`.
 
     Args:
         id (str):
