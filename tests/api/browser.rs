@@ -136,6 +136,33 @@ async fn sign_in_see_the_overview_and_sign_out_in_chromium() {
     let rows = c.find_all(Locator::Css("table tr")).await.unwrap();
     assert_eq!(rows.len(), 2);
     assert!(rows[1].text().await.unwrap().contains("delivered"));
+    // A message read by its recipient: the timeline's sent, delivered and read, and its expiry.
+    let sim = serde_json::json!({"latency_ms": 0, "read_after_ms": 0});
+    let reader =
+        serde_json::json!({"tenant_id": t.id, "number": "+15550100003", "driver": "sim", "sim": sim});
+    app.add_phone(reader).await.expect(201, None);
+    let body = serde_json::json!({"to": "+14155550198", "body": "read me", "from": "+15550100003", "valid_for": 600});
+    let read =
+        app.send(&t.live, body).await.expect(202, None).data()["message_id"].as_str().unwrap().to_owned();
+    app.wait_status(&t.live, &read, "read").await;
+    c.goto(&format!("{}/dashboard/messages/{read}", app.base)).await.unwrap();
+    c.wait().for_element(Locator::Css("ol")).await.unwrap();
+    let page = text(&c).await;
+    assert!(page.contains("Sent 20") && page.contains("Delivered 20") && page.contains("Read 20"), "{page}");
+    assert!(page.contains("Expires") && page.contains("EXPIRED"), "{page}");
+    shot(&c, "message-read").await;
+    // An agent phone whose five last reports were its own failures takes itself out.
+    let (_, sick) = app.agent_phone(&t.id, "+15550100004").await;
+    app.poll(&sick, 0).await;
+    for n in 0..5 {
+        let body =
+            serde_json::json!({"to": format!("+1415555{:04}", 300 + n), "body": "x", "from": "+15550100004"});
+        let id =
+            app.send(&t.live, body).await.expect(202, None).data()["message_id"].as_str().unwrap().to_owned();
+        app.poll(&sick, 0).await;
+        let fail = serde_json::json!({"status": "failed", "failure_reason": "Messages is not signed in", "failure_scope": "phone"});
+        app.report(&sick, &id, fail).await.expect(200, None);
+    }
 
     // API keys: create one (shown once), then revoke it after a confirmation.
     c.find(Locator::LinkText("API keys")).await.unwrap().click().await.unwrap();
@@ -243,6 +270,10 @@ async fn sign_in_see_the_overview_and_sign_out_in_chromium() {
     );
     assert!(
         phones.contains("+15550100002 bravo agent yes online") && phones.contains("pigeon-agent/0.1.0"),
+        "{phones}"
+    );
+    assert!(
+        phones.contains("Disabled itself after 5 failures") && phones.contains("not signed in"),
         "{phones}"
     );
     shot(&op, "operator-phones").await;
