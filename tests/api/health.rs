@@ -218,3 +218,34 @@ async fn a_phone_that_went_quiet_while_the_node_was_down_is_announced_once() {
     assert_eq!(rx.hits().len(), 1, "announced once");
     drop(app);
 }
+
+/// `kill -9` after an agent's first poll was recorded, down longer than its window: the
+/// restarted node announces it offline once, and a second `kill -9` and restart announce nothing
+/// more. Real binary on the real clock (a restarted process under `.ci/at-hour`'s fake clock
+/// would start its clock again).
+#[actix_web::test]
+async fn a_phone_that_went_quiet_during_a_kill_9_is_announced_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let (data, log) = (dir.path().join("data"), dir.path().join("log"));
+    let env = [("PIGEON_WEBHOOK_ALLOW_PRIVATE", "true"), ("LD_PRELOAD", "")];
+    let rx = spawn_receiver().await;
+    let node = spawn_binary_with(&data, Some(ADMIN), &log, &env);
+    let t = node.create_tenant("growth").await;
+    let hook = json!({"url": rx.url, "events": ["phone.offline", "phone.online"]});
+    node.call("POST", "/v1/webhooks", Some(&t.live), Some(hook)).await.expect(201, None);
+    let (a, token) = node.agent_phone(&t.id, "+14155550001").await;
+    assert!(node.poll(&token, 0).await.is_empty());
+    // The tenant's next look records the first poll (and asks for the flush).
+    actix_web::rt::time::sleep(Duration::from_millis(1500)).await;
+    node.kill9();
+    std::thread::sleep(Duration::from_secs(31));
+    let node = spawn_binary_with(&data, Some(ADMIN), &log, &env);
+    let got = settle(&rx, 1).await;
+    assert_eq!(got, [("phone.offline".to_owned(), a.clone())]);
+    node.kill9();
+    let node = spawn_binary_with(&data, Some(ADMIN), &log, &env);
+    wait_ready_again(&node, Duration::from_secs(10)).await;
+    actix_web::rt::time::sleep(Duration::from_millis(1500)).await;
+    assert_eq!(rx.hits().len(), 1, "announced once: {:?}", phone_events(&rx));
+    drop(node);
+}

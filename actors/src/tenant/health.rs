@@ -90,6 +90,11 @@ impl TenantActor {
         self.store.phones().put(&rec)?;
         slot.live.set_sim_online(rec.sim_online);
         slot.rec = rec;
+        if out.is_empty() {
+            // Nobody listens: the record alone, on disk at the next flush, asked for now (a
+            // `kill -9` before it would announce the change again, or forget a self-disable).
+            drop(self.store.commit());
+        }
         out.send_after_commit(&self.store);
         Ok(())
     }

@@ -173,6 +173,11 @@ fn count_hour(store: &Store, m: &MessageRecord, before: Option<MessageStatus>, n
 pub(crate) struct Outbox(Vec<(Addr<WebhookActor>, Deliver)>);
 
 impl Outbox {
+    /// No delivery written.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
     /// Hands the deliveries on once a commit queued now (after the state change that made them
     /// was written) resolves; the commit is shared with every other writer of its flush. If it
     /// fails (a full disk), nothing is announced: the node restarts once it can write again and
