@@ -52,6 +52,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route("/webhooks", web::get().to(webhooks::webhooks))
             .route("/webhooks/{id}", web::get().to(webhooks::webhook_log))
             .route("/webhooks/{id}/deliveries/{delivery}/retry", web::post().to(webhooks::retry_delivery))
+            .route("/webhooks/{id}/switch", web::post().to(webhooks::switch))
+            .route("/webhooks/{id}/recover", web::post().to(webhooks::recover))
             .route("/admin/tenants", web::get().to(operator::admin_tenants))
             .route("/admin/tenants/{id}", web::get().to(operator::admin_tenant))
             .route("/admin/tenants/{id}", web::post().to(operator::admin_change_tenant))

@@ -1,4 +1,4 @@
-//! Webhook endpoints, each one's delivery log, and Retry.
+//! Webhook endpoints, each one's delivery log, Retry, the on/off switch and "recover since".
 
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -25,11 +25,12 @@ pub(super) async fn webhooks(engine: web::Data<Engine>, req: HttpRequest) -> Htt
         } @else {
             table {
                 caption { "Endpoints" }
-                tr { th scope="col" { "URL" } th scope="col" { "Events" } th scope="col" { "Secret" } th scope="col" { "" } }
+                tr { th scope="col" { "URL" } th scope="col" { "Events" } th scope="col" { "On" } th scope="col" { "Secret" } th scope="col" { "" } }
                 @for w in &list {
                     tr {
                         td { (w.url) }
                         td { (w.events.join(", ")) }
+                        td { @if w.enabled { "on" } @else { "off" } }
                         td { code { (pigeon_actors::credentials::hint(&w.secret)) } }
                         td { a href={ "/dashboard/webhooks/" (w.id) } { "Delivery log" } }
                     }
@@ -43,6 +44,8 @@ pub(super) async fn webhooks(engine: web::Data<Engine>, req: HttpRequest) -> Htt
 #[derive(serde::Deserialize)]
 pub(super) struct Before {
     before: Option<String>,
+    /// Set after a recovery: how many it started again.
+    recovered: Option<usize>,
 }
 
 pub(super) async fn webhook_log(
@@ -72,6 +75,29 @@ pub(super) async fn webhook_log(
     });
     let body = html! {
         p { "Deliveries to " code { (w.url) } ", newest first." }
+        form.switch method="post" action={ "/dashboard/webhooks/" (w.id) "/switch" } {
+            input type="hidden" name="csrf" value=(s.csrf);
+            @if w.enabled {
+                p { "This webhook is " strong { "on" } "." }
+                input type="hidden" name="on" value="false";
+                button type="submit" { "Turn off" }
+            } @else {
+                p { "This webhook is " strong { "off" } ": it gets no deliveries." }
+                input type="hidden" name="on" value="true";
+                button type="submit" { "Turn on" }
+            }
+        }
+        @if w.enabled {
+            form.recover method="post" action={ "/dashboard/webhooks/" (w.id) "/recover" } {
+                input type="hidden" name="csrf" value=(s.csrf);
+                label for="since" { "Send again every delivery that failed since (UTC)" }
+                " "
+                input type="datetime-local" id="since" name="since" step="1" required;
+                " "
+                button type="submit" { "Recover" }
+            }
+        }
+        @if let Some(n) = q.recovered { p.notice role="status" { (n) " failed deliveries started again." } }
         @if log.is_empty() { p { "Nothing delivered yet." } }
         @for d in &log {
             @let state = wire_name(d.state);
@@ -100,7 +126,7 @@ pub(super) async fn webhook_log(
                         }
                     }
                 }
-                @if state != "pending" {
+                @if state != "pending" && w.enabled {
                     form method="post" action={ "/dashboard/webhooks/" (w.id) "/deliveries/" (d.id) "/retry" } {
                         input type="hidden" name="csrf" value=(s.csrf);
                         button type="submit" { "Retry" }
@@ -133,12 +159,80 @@ pub(super) async fn retry_delivery(
     };
     // Only this tenant's own webhooks: the tenant actor knows no other.
     if let Err(e) = h.retry_delivery(hook_id, delivery_id).await {
-        let e = crate::error::ApiError::from(e);
-        let body = html! { p.error role="alert" { (e.message()) } };
-        return html_response(
-            actix_web::ResponseError::status_code(&e),
-            page("Delivery log", Some(&s), body),
-        );
+        return failed(&s, e);
     }
     see_other(&format!("/dashboard/webhooks/{hook_id}"))
+}
+
+#[derive(serde::Deserialize)]
+pub(super) struct SwitchForm {
+    csrf: String,
+    on: bool,
+}
+
+/// Turns a webhook on or off.
+pub(super) async fn switch(
+    engine: web::Data<Engine>,
+    req: HttpRequest,
+    id: web::Path<String>,
+    form: Result<web::Form<SwitchForm>, actix_web::Error>,
+) -> HttpResponse {
+    let (s, tenant) = match tenant_session(&engine, &req) {
+        Ok(v) => v,
+        Err(to) => return see_other(to),
+    };
+    let Some(form) = form.ok().filter(|f| csrf_ok(&s, &f.csrf)) else {
+        return refused(&s, "Delivery log");
+    };
+    let (Ok(h), Ok(hook)) = (engine.tenant(tenant), ulid::Ulid::from_string(&id)) else {
+        return html_response(StatusCode::NOT_FOUND, page("Delivery log", Some(&s), unavailable()));
+    };
+    if let Err(e) = h.patch_webhook(hook, None, None, Some(form.on)).await {
+        return failed(&s, e);
+    }
+    see_other(&format!("/dashboard/webhooks/{hook}"))
+}
+
+#[derive(serde::Deserialize)]
+pub(super) struct RecoverForm {
+    csrf: String,
+    /// `YYYY-MM-DDTHH:MM[:SS]`, UTC (a `datetime-local` input).
+    since: String,
+}
+
+/// Starts again what failed since the time given.
+pub(super) async fn recover(
+    engine: web::Data<Engine>,
+    req: HttpRequest,
+    id: web::Path<String>,
+    form: Result<web::Form<RecoverForm>, actix_web::Error>,
+) -> HttpResponse {
+    let (s, tenant) = match tenant_session(&engine, &req) {
+        Ok(v) => v,
+        Err(to) => return see_other(to),
+    };
+    let Some(form) = form.ok().filter(|f| csrf_ok(&s, &f.csrf)) else {
+        return refused(&s, "Delivery log");
+    };
+    let (Ok(h), Ok(hook)) = (engine.tenant(tenant), ulid::Ulid::from_string(&id)) else {
+        return html_response(StatusCode::NOT_FOUND, page("Delivery log", Some(&s), unavailable()));
+    };
+    let since = ["%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M"]
+        .iter()
+        .find_map(|f| chrono::NaiveDateTime::parse_from_str(&form.since, f).ok());
+    let Some(since) = since else {
+        let body = html! { p.error role="alert" { "Give a date and time to recover from." } };
+        return html_response(StatusCode::BAD_REQUEST, page("Delivery log", Some(&s), body));
+    };
+    match h.recover_webhook(hook, since.and_utc(), None).await {
+        Ok(n) => see_other(&format!("/dashboard/webhooks/{hook}?recovered={n}")),
+        Err(e) => failed(&s, e),
+    }
+}
+
+/// The page for an engine's refusal, with its words and status.
+fn failed(s: &Session, e: pigeon_actors::EngineError) -> HttpResponse {
+    let e = crate::error::ApiError::from(e);
+    let body = html! { p.error role="alert" { (e.message()) } };
+    html_response(actix_web::ResponseError::status_code(&e), page("Delivery log", Some(s), body))
 }

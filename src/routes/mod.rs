@@ -89,7 +89,10 @@ routes! {
     POST "/phone/v1/detections/{job_id}" => phones::detection;
     POST "/v1/webhooks" => webhooks::create;
     GET "/v1/webhooks" => webhooks::list;
+    GET "/v1/webhooks/{id}" => webhooks::get;
+    PATCH "/v1/webhooks/{id}" => webhooks::patch;
     DELETE "/v1/webhooks/{id}" => webhooks::delete;
+    POST "/v1/webhooks/{id}/recover" => webhooks::recover;
     GET "/v1/webhooks/{id}/deliveries" => webhooks::deliveries;
     POST "/v1/webhooks/{id}/deliveries/{delivery_id}/retry" => webhooks::retry;
     POST "/v1/webhooks/{id}/rotate-secret" => webhooks::rotate_secret;

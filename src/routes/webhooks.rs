@@ -68,6 +68,43 @@ pub struct TestSent {
     pub event: String,
 }
 
+/// Body of `PATCH /v1/webhooks/{id}`: any of these.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PatchWebhook {
+    /// A new endpoint (the same rules as at registration).
+    #[serde(default)]
+    pub url: Option<String>,
+    /// A new non-empty set of events.
+    #[serde(default)]
+    #[schema(min_items = 1)]
+    pub events: Option<Vec<String>>,
+    /// Off: no deliveries, and the pending ones stop; on again: the events that follow.
+    #[serde(default)]
+    pub enabled: Option<bool>,
+}
+
+/// Body of `POST /v1/webhooks/{id}/recover`.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RecoverBody {
+    /// Deliveries that failed at or after this time (RFC 3339).
+    #[serde(with = "pigeon_actors::storage::ts")]
+    #[schema(value_type = String, format = DateTime)]
+    pub since: DateTime<Utc>,
+    /// ...and at or before this one (default: now).
+    #[serde(default, with = "pigeon_actors::storage::ts::option")]
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub until: Option<DateTime<Utc>>,
+}
+
+/// What a recovery started.
+#[derive(Serialize, ToSchema)]
+pub struct Recovering {
+    /// Deliveries started again.
+    pub recovering: usize,
+}
+
 /// A webhook as listed.
 #[derive(Serialize, ToSchema)]
 pub struct WebhookItem {
@@ -77,6 +114,8 @@ pub struct WebhookItem {
     pub url: String,
     /// Subscribed events.
     pub events: Vec<String>,
+    /// Whether it gets deliveries.
+    pub enabled: bool,
     /// `...` and the secret's last four characters.
     pub secret_hint: String,
     /// Creation time.
@@ -91,6 +130,7 @@ impl From<WebhookRecord> for WebhookItem {
             secret_hint: pigeon_actors::credentials::hint(&w.secret),
             url: w.url,
             events: w.events,
+            enabled: w.enabled,
             created_at: w.created_at,
         }
     }
@@ -181,21 +221,7 @@ pub async fn create(
     body: Result<Json<CreateWebhook>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let Json(b) = body?;
-    if b.events.is_empty() {
-        return Err(ApiError::Validation("events: name at least one event".into()));
-    }
-    let mut events = Vec::new();
-    for e in b.events {
-        if !EVENTS.contains(&e.as_str()) {
-            return Err(ApiError::Validation(format!(
-                "events: unknown event {e:?}; known: {}",
-                EVENTS.join(", ")
-            )));
-        }
-        if !events.contains(&e) {
-            events.push(e);
-        }
-    }
+    let events = check_events(b.events)?;
     if let Some(s) = &b.secret {
         if !(16..=256).contains(&s.len()) || !s.bytes().all(|c| c.is_ascii_graphic()) {
             return Err(ApiError::Validation("secret: must be 16 to 256 visible ASCII characters".into()));
@@ -213,6 +239,78 @@ pub async fn create(
             created_at: w.created_at,
         },
     ))
+}
+
+/// A non-empty set of known events, each once, in the order given.
+fn check_events(given: Vec<String>) -> Result<Vec<String>, ApiError> {
+    if given.is_empty() {
+        return Err(ApiError::Validation("events: name at least one event".into()));
+    }
+    let mut events = Vec::new();
+    for e in given {
+        if !EVENTS.contains(&e.as_str()) {
+            return Err(ApiError::Validation(format!(
+                "events: unknown event {e:?}; known: {}",
+                EVENTS.join(", ")
+            )));
+        }
+        if !events.contains(&e) {
+            events.push(e);
+        }
+    }
+    Ok(events)
+}
+
+/// One webhook (the list's fields); another account's answers 404.
+#[utoipa::path(get, path = "/v1/webhooks/{id}", operation_id = "get_webhook", tag = "webhooks", security(("api_key" = [])),
+    params(("id" = String, Path, description = "webhook id")),
+    responses((status = 200, body = DataBody<WebhookItem>), (status = 404, body = ErrorBody)))]
+pub async fn get(tenant: Tenant, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
+    let w = find_webhook(&tenant, &id).await?;
+    Ok(reply(StatusCode::OK, WebhookItem::from(w)))
+}
+
+/// Changes a webhook's `url`, `events` or `enabled`; the secret stays. Turned off, it gets no
+/// deliveries and its pending ones end `failed` (`error: webhook_disabled`, so `recover` can bring
+/// them back); on again, it gets the events that follow.
+#[utoipa::path(patch, path = "/v1/webhooks/{id}", operation_id = "update_webhook", tag = "webhooks", security(("api_key" = [])),
+    params(("id" = String, Path, description = "webhook id")), request_body = PatchWebhook,
+    responses((status = 200, body = DataBody<WebhookItem>), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn patch(
+    tenant: Tenant,
+    engine: web::Data<Engine>,
+    id: web::Path<String>,
+    body: Result<Json<PatchWebhook>, ApiError>,
+) -> Result<HttpResponse, ApiError> {
+    let id = own_webhook(&tenant, &id).await?;
+    let Json(b) = body?;
+    let events = b.events.map(check_events).transpose()?;
+    if let Some(url) = &b.url {
+        engine.check_webhook_url(url).await?;
+    }
+    let w = tenant.handle.patch_webhook(id, b.url, events, b.enabled).await?;
+    Ok(reply(StatusCode::OK, WebhookItem::from(w)))
+}
+
+/// Starts a new cycle, as a manual retry does, for each delivery whose cycle ended `failed`
+/// between `since` and `until` (default now), by the time of its last attempt. Pending ones are
+/// skipped, so asking twice adds nothing.
+#[utoipa::path(post, path = "/v1/webhooks/{id}/recover", operation_id = "recover_webhook", tag = "webhooks", security(("api_key" = [])),
+    params(("id" = String, Path, description = "webhook id")), request_body = RecoverBody,
+    responses((status = 202, body = DataBody<Recovering>), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 409, description = "INVALID_STATUS_TRANSITION: the webhook is turned off", body = ErrorBody)))]
+pub async fn recover(
+    tenant: Tenant,
+    id: web::Path<String>,
+    body: Result<Json<RecoverBody>, ApiError>,
+) -> Result<HttpResponse, ApiError> {
+    let id = own_webhook(&tenant, &id).await?;
+    let Json(b) = body?;
+    if b.until.is_some_and(|u| u < b.since) {
+        return Err(ApiError::Validation("until: must not be before since".into()));
+    }
+    let n = tenant.handle.recover_webhook(id, b.since, b.until).await?;
+    Ok(reply(StatusCode::ACCEPTED, Recovering { recovering: n }))
 }
 
 /// The tenant's webhooks, oldest first; secrets only as `secret_hint`.
@@ -245,12 +343,13 @@ pub async fn delete(tenant: Tenant, id: web::Path<String>) -> Result<HttpRespons
 }
 
 async fn own_webhook(tenant: &Tenant, id: &str) -> Result<ulid::Ulid, ApiError> {
+    Ok(find_webhook(tenant, id).await?.id)
+}
+
+async fn find_webhook(tenant: &Tenant, id: &str) -> Result<WebhookRecord, ApiError> {
     let id = parse_id(id, "webhook")?;
-    if tenant.handle.webhooks().await?.iter().any(|w| w.id == id) {
-        Ok(id)
-    } else {
-        Err(ApiError::NotFound("No such webhook.".into()))
-    }
+    let found = tenant.handle.webhooks().await?.into_iter().find(|w| w.id == id);
+    found.ok_or_else(|| ApiError::NotFound("No such webhook.".into()))
 }
 
 /// The webhook's delivery log, oldest first: each delivery with every attempt.

@@ -233,6 +233,20 @@ async fn sign_in_see_the_overview_and_sign_out_in_chromium() {
     }
     assert!(log.contains("State: succeeded") && log.contains("5 (retry 1)"), "{log}");
     shot(&c, "webhook-retried").await;
+    // The switch: off, then on; then "recover since" (nothing failed is left).
+    c.find(Locator::XPath("//button[text()='Turn off']")).await.unwrap().click().await.unwrap();
+    c.wait().for_element(Locator::XPath("//button[text()='Turn on']")).await.unwrap();
+    assert!(text(&c).await.contains("it gets no deliveries"));
+    assert!(c.find(Locator::Css("form.recover")).await.is_err(), "no recovery while off");
+    shot(&c, "webhook-off").await;
+    c.find(Locator::XPath("//button[text()='Turn on']")).await.unwrap().click().await.unwrap();
+    c.wait().for_element(Locator::Css("form.recover")).await.unwrap();
+    let since = "document.getElementById('since').value = '2026-11-22T00:00:00';";
+    c.execute(since, vec![]).await.unwrap();
+    c.find(Locator::XPath("//button[text()='Recover']")).await.unwrap().click().await.unwrap();
+    c.wait().for_element(Locator::Css("p.notice")).await.unwrap();
+    assert!(text(&c).await.contains("0 failed deliveries started again."));
+    shot(&c, "webhook-recovered").await;
 
     // The operator, in a browser of its own, suspends the tenant: the tenant's session ends.
     let (_driver2, op) = browser().await;

@@ -36,4 +36,5 @@ mod retention;
 mod schedule;
 mod security;
 mod signatures;
+mod webhook_control;
 mod webhooks;

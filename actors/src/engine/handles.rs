@@ -186,6 +186,28 @@ impl TenantHandle {
         self.ask(tenant::DeleteWebhook(id)).await?
     }
 
+    /// Changes a webhook's URL (vetted first), events or switch; turned off, its pending
+    /// deliveries stop (answered once they have).
+    pub async fn patch_webhook(
+        &self,
+        id: Ulid,
+        url: Option<String>,
+        events: Option<Vec<String>>,
+        enabled: Option<bool>,
+    ) -> Result<WebhookRecord, EngineError> {
+        self.ask(tenant::PatchWebhook { id, url, events, enabled }).await?
+    }
+
+    /// Starts a new cycle for each of a webhook's deliveries that failed within the window.
+    pub async fn recover_webhook(
+        &self,
+        id: Ulid,
+        since: chrono::DateTime<chrono::Utc>,
+        until: Option<chrono::DateTime<chrono::Utc>>,
+    ) -> Result<usize, EngineError> {
+        self.ask(tenant::RecoverWebhook { id, since, until }).await?
+    }
+
     /// Creates (`id: None`) or changes a template.
     pub async fn put_template(
         &self,

@@ -54,7 +54,8 @@ pub(crate) use records::{DeleteContact, DeleteTemplate, PutContact, PutTemplate}
 pub use send::{choose_phone, SendRequest};
 pub(crate) use send::{AdmitSend, Send, NEW_CONTACTS};
 pub(crate) use webhooks::{
-    CreateWebhook, DeleteWebhook, ListWebhooks, RetryDelivery, RotateSecret, SendTestEvent,
+    CreateWebhook, DeleteWebhook, ListWebhooks, PatchWebhook, RecoverWebhook, RetryDelivery, RotateSecret,
+    SendTestEvent,
 };
 
 /// Running tenant actors by tenant id: the engine adds them, and one that passivates removes

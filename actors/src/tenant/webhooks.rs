@@ -24,8 +24,14 @@ pub(crate) struct CreateWebhook {
 }
 
 impl TenantActor {
-    /// Starts an endpoint's actor and makes it known to the phones and the engine.
-    pub(crate) fn start_webhook(&self, w: WebhookRecord) -> Addr<WebhookActor> {
+    /// Makes an endpoint known to the phones and the engine, with its actor when it is enabled.
+    pub(crate) fn start_webhook(&self, w: WebhookRecord) {
+        let addr = w.enabled.then(|| self.webhook_actor(&w));
+        self.subs.add(w, addr);
+    }
+
+    /// Starts an endpoint's actor and registers it with the engine.
+    fn webhook_actor(&self, w: &WebhookRecord) -> Addr<WebhookActor> {
         let (store, clock, hook, allow, outcomes) = (
             self.store.clone(),
             self.clock.clone(),
@@ -38,7 +44,6 @@ impl TenantActor {
             WebhookActor::new(store, clock, hook, allow, outcomes)
         });
         self.shared.webhooks.write().unwrap().insert(w.id, addr.clone());
-        self.subs.add(w, addr.clone());
         addr
     }
 }
@@ -62,6 +67,7 @@ impl Handler<CreateWebhook> for TenantActor {
                 previous_secret: None,
                 previous_until: None,
                 created_at: self.clock.now(),
+                enabled: true,
             };
             self.store.webhooks().put(&w)?;
             self.start_webhook(w.clone());
@@ -95,7 +101,9 @@ impl Handler<DeleteWebhook> for TenantActor {
         let res = (|| {
             let (w, addr) = self.subs.remove(msg.0).ok_or(EngineError::NotFound(Missing::Webhook))?;
             self.shared.webhooks.write().unwrap().remove(&w.id);
-            addr.do_send(webhook::Stop);
+            if let Some(addr) = addr {
+                addr.do_send(webhook::Stop);
+            }
             self.store.webhooks().delete(&w)?;
             Ok(())
         })();
@@ -115,11 +123,8 @@ impl Handler<RetryDelivery> for TenantActor {
     type Result = ResponseFuture<Result<pigeon_storage::model::DeliveryRecord, EngineError>>;
 
     fn handle(&mut self, msg: RetryDelivery, _: &mut Self::Context) -> Self::Result {
-        let addr = self.subs.addr(msg.webhook_id);
-        Box::pin(async move {
-            let addr = addr.ok_or(EngineError::NotFound(Missing::Webhook))?;
-            addr.send(webhook::Retry(msg.delivery_id)).await?
-        })
+        let addr = self.enabled_webhook(msg.webhook_id);
+        Box::pin(async move { addr?.send(webhook::Retry(msg.delivery_id)).await? })
     }
 }
 
@@ -141,10 +146,11 @@ impl Handler<RotateSecret> for TenantActor {
             w.previous_secret = Some(std::mem::replace(&mut w.secret, new));
             w.previous_until = Some(self.clock.now() + ROTATION_OVERLAP);
             self.store.webhooks().put(&w)?;
-            self.subs.replace(w.clone());
-            if let Some(addr) = self.subs.addr(w.id) {
+            let addr = self.subs.addr(w.id);
+            if let Some(addr) = &addr {
                 addr.do_send(webhook::UpdateHook(w.clone()));
             }
+            self.subs.replace(w.clone(), addr);
             Ok(w)
         })();
         after_commit(&self.store, res)
@@ -161,11 +167,11 @@ impl Handler<SendTestEvent> for TenantActor {
 
     fn handle(&mut self, msg: SendTestEvent, _: &mut Self::Context) -> Self::Result {
         use pigeon_storage::model::{DeliveryRecord, DeliveryState};
-        let addr = self.subs.addr(msg.0);
+        let addr = self.enabled_webhook(msg.0);
         let (store, now) = (self.store.clone(), self.clock.now());
         let tenant_id = self.tenant.id;
         Box::pin(async move {
-            let addr = addr.ok_or(EngineError::NotFound(Missing::Webhook))?;
+            let addr = addr?;
             let event_id = store.new_id();
             let d = DeliveryRecord {
                 id: store.new_id(),
@@ -184,6 +190,101 @@ impl Handler<SendTestEvent> for TenantActor {
             store.commit().await?;
             addr.do_send(webhook::Deliver { id: d.id, subject: None });
             Ok(d)
+        })
+    }
+}
+
+impl TenantActor {
+    /// An enabled endpoint's actor; 404 for none, 409 for one turned off.
+    fn enabled_webhook(&self, id: Ulid) -> Result<Addr<WebhookActor>, EngineError> {
+        let w = self.subs.get(id).ok_or(EngineError::NotFound(Missing::Webhook))?;
+        self.subs.addr(w.id).ok_or_else(|| {
+            EngineError::InvalidTransition("enabled: the webhook is turned off; enable it first".into())
+        })
+    }
+}
+
+/// Change an endpoint: its URL (already vetted), its events, whether it is on.
+#[derive(Message, Clone)]
+#[rtype(result = "Result<WebhookRecord, EngineError>")]
+pub(crate) struct PatchWebhook {
+    pub id: Ulid,
+    pub url: Option<String>,
+    pub events: Option<Vec<String>>,
+    pub enabled: Option<bool>,
+}
+
+impl Handler<PatchWebhook> for TenantActor {
+    type Result = ResponseFuture<Result<WebhookRecord, EngineError>>;
+
+    fn handle(&mut self, msg: PatchWebhook, _: &mut Self::Context) -> Self::Result {
+        let res = (|| {
+            let mut w = self.subs.get(msg.id).ok_or(EngineError::NotFound(Missing::Webhook))?;
+            let was = w.enabled;
+            if let Some(url) = msg.url {
+                w.url = url;
+            }
+            if let Some(events) = msg.events {
+                w.events = events;
+            }
+            if let Some(on) = msg.enabled {
+                w.enabled = on;
+            }
+            self.store.webhooks().put(&w)?;
+            let running = self.subs.addr(w.id);
+            // Turned off: its actor stops what is pending, then itself.
+            let stopping = match (was, w.enabled, running) {
+                (true, false, Some(addr)) => {
+                    self.shared.webhooks.write().unwrap().remove(&w.id);
+                    self.subs.replace(w.clone(), None);
+                    Some(addr.send(webhook::Disable))
+                }
+                (false, true, _) => {
+                    let addr = self.webhook_actor(&w);
+                    self.subs.replace(w.clone(), Some(addr));
+                    None
+                }
+                (_, _, running) => {
+                    if let Some(addr) = &running {
+                        addr.do_send(webhook::UpdateHook(w.clone()));
+                    }
+                    self.subs.replace(w.clone(), running);
+                    None
+                }
+            };
+            Ok::<_, EngineError>((w, stopping))
+        })();
+        let store = self.store.clone();
+        Box::pin(async move {
+            let (w, stopping) = res?;
+            if let Some(stopping) = stopping {
+                stopping.await??;
+            }
+            store.commit().await?;
+            Ok(w)
+        })
+    }
+}
+
+/// Start again what failed between `since` and `until` (now when none); how many.
+#[derive(Message, Clone)]
+#[rtype(result = "Result<usize, EngineError>")]
+pub(crate) struct RecoverWebhook {
+    pub id: Ulid,
+    pub since: chrono::DateTime<chrono::Utc>,
+    pub until: Option<chrono::DateTime<chrono::Utc>>,
+}
+
+impl Handler<RecoverWebhook> for TenantActor {
+    type Result = ResponseFuture<Result<usize, EngineError>>;
+
+    fn handle(&mut self, msg: RecoverWebhook, _: &mut Self::Context) -> Self::Result {
+        let addr = self.enabled_webhook(msg.id);
+        let store = self.store.clone();
+        Box::pin(async move {
+            let n = addr?.send(webhook::Recover { since: msg.since, until: msg.until }).await??;
+            store.commit().await?;
+            Ok(n)
         })
     }
 }

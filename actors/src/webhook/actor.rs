@@ -29,17 +29,17 @@ const TICK: Duration = Duration::from_millis(50);
 
 /// One endpoint's deliverer.
 pub struct WebhookActor {
-    store: Store,
-    clock: SharedClock,
-    hook: WebhookRecord,
+    pub(super) store: Store,
+    pub(super) clock: SharedClock,
+    pub(super) hook: WebhookRecord,
     allowed: PrivateNetworks,
     outcomes: Arc<Outcomes>,
     client: Option<awc::Client>,
     /// Attempts to make now, oldest first.
-    ready: VecDeque<Ulid>,
+    pub(super) ready: VecDeque<Ulid>,
     /// Retries by due time.
-    due: BTreeSet<(DateTime<Utc>, Ulid)>,
-    in_flight: HashSet<Ulid>,
+    pub(super) due: BTreeSet<(DateTime<Utc>, Ulid)>,
+    pub(super) in_flight: HashSet<Ulid>,
     /// What each delivery not yet answered once is about (a message, a phone).
     subjects: HashMap<Ulid, Ulid>,
     /// By subject: the delivery whose first attempt is in flight, and those waiting for its answer.
@@ -69,7 +69,7 @@ impl WebhookActor {
         }
     }
 
-    fn load(&self, id: Ulid) -> Option<DeliveryRecord> {
+    pub(super) fn load(&self, id: Ulid) -> Option<DeliveryRecord> {
         self.store.webhooks().delivery(self.hook.tenant_id, self.hook.id, id).ok().flatten()
     }
 
@@ -94,7 +94,7 @@ impl WebhookActor {
         }
     }
 
-    fn pump(&mut self, ctx: &mut Context<Self>) {
+    pub(super) fn pump(&mut self, ctx: &mut Context<Self>) {
         while self.in_flight.len() < MAX_IN_FLIGHT {
             let Some(id) = self.ready.pop_front() else { break };
             if self.in_flight.contains(&id) {

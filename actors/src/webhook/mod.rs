@@ -6,6 +6,7 @@
 //! private addresses, so DNS rebinding cannot slip a loopback address in after registration).
 
 mod actor;
+mod control;
 mod event;
 mod outbox;
 mod signature;
@@ -16,6 +17,8 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 pub(crate) use actor::{Deliver, Depth, Resume, Retry, Stop, UpdateHook, WebhookActor};
+pub use control::DISABLED;
+pub(crate) use control::{Disable, Recover};
 pub(crate) use event::phone_payload;
 pub(crate) use event::test_payload;
 pub use event::{events_of, EVENTS, PHONE_DISABLED, PHONE_OFFLINE, PHONE_ONLINE, TEST_EVENT};

@@ -21,24 +21,24 @@ use super::event::{events_of, payload};
 #[derive(Clone, Default)]
 pub struct Subscribers(Arc<RwLock<Vec<Subscription>>>);
 
-/// An endpoint and the actor that delivers to it.
-type Subscription = (WebhookRecord, Addr<WebhookActor>);
+/// An endpoint and the actor that delivers to it (none while it is disabled).
+type Subscription = (WebhookRecord, Option<Addr<WebhookActor>>);
 
 impl Subscribers {
-    pub(crate) fn add(&self, w: WebhookRecord, addr: Addr<WebhookActor>) {
+    pub(crate) fn add(&self, w: WebhookRecord, addr: Option<Addr<WebhookActor>>) {
         self.0.write().unwrap().push((w, addr));
     }
 
-    pub(crate) fn remove(&self, id: Ulid) -> Option<(WebhookRecord, Addr<WebhookActor>)> {
+    pub(crate) fn remove(&self, id: Ulid) -> Option<Subscription> {
         let mut v = self.0.write().unwrap();
         let i = v.iter().position(|(w, _)| w.id == id)?;
         Some(v.remove(i))
     }
 
-    /// Replaces an endpoint's record (a rotated secret); its actor is told separately.
-    pub(crate) fn replace(&self, w: WebhookRecord) {
+    /// Replaces an endpoint's record and its actor (a changed URL or events, turned on or off).
+    pub(crate) fn replace(&self, w: WebhookRecord, addr: Option<Addr<WebhookActor>>) {
         if let Some(slot) = self.0.write().unwrap().iter_mut().find(|(old, _)| old.id == w.id) {
-            slot.0 = w;
+            *slot = (w, addr);
         }
     }
 
@@ -47,17 +47,18 @@ impl Subscribers {
         self.0.read().unwrap().iter().find(|(w, _)| w.id == id).map(|(w, _)| w.clone())
     }
 
-    /// Every endpoint's id and actor.
+    /// Every running endpoint actor, by webhook id.
     pub(crate) fn entries(&self) -> Vec<(Ulid, Addr<WebhookActor>)> {
-        self.0.read().unwrap().iter().map(|(w, a)| (w.id, a.clone())).collect()
+        self.0.read().unwrap().iter().filter_map(|(w, a)| Some((w.id, a.clone()?))).collect()
     }
 
     pub(crate) fn list(&self) -> Vec<WebhookRecord> {
         self.0.read().unwrap().iter().map(|(w, _)| w.clone()).collect()
     }
 
+    /// An enabled endpoint's actor.
     pub(crate) fn addr(&self, id: Ulid) -> Option<Addr<WebhookActor>> {
-        self.0.read().unwrap().iter().find(|(w, _)| w.id == id).map(|(_, a)| a.clone())
+        self.0.read().unwrap().iter().find(|(w, _)| w.id == id).and_then(|(_, a)| a.clone())
     }
 
     /// Writes one delivery per endpoint subscribed to each event `m`'s move from `before` makes.
@@ -99,12 +100,15 @@ impl Subscribers {
         out: &mut Outbox,
     ) {
         let subs = self.0.read().unwrap();
-        if subs.iter().all(|(w, _)| !w.events.iter().any(|e| e == event)) {
+        let listens =
+            |(w, a): &&Subscription| a.is_some() && w.enabled && w.events.iter().any(|e| e == event);
+        if !subs.iter().any(|s| listens(&s)) {
             return;
         }
         let event_id = store.new_id();
         let body = body(event_id);
-        for (w, addr) in subs.iter().filter(|(w, _)| w.events.iter().any(|e| e == event)) {
+        for (w, addr) in subs.iter().filter(listens) {
+            let Some(addr) = addr else { continue };
             let d = DeliveryRecord {
                 id: store.new_id(),
                 tenant_id,

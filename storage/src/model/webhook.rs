@@ -27,6 +27,13 @@ pub struct WebhookRecord {
     /// Creation time.
     #[serde(with = "crate::ts")]
     pub created_at: DateTime<Utc>,
+    /// Off: no deliveries (its pending ones stopped when it was turned off).
+    #[serde(default = "on")]
+    pub enabled: bool,
+}
+
+fn on() -> bool {
+    true
 }
 
 /// Where a delivery stands.

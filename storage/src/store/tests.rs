@@ -450,6 +450,7 @@ async fn young_work_is_listed_again_after_a_stop(place: Place) {
             previous_secret: None,
             previous_until: None,
             created_at: crate::ts::truncate(Utc::now()),
+            enabled: true,
         };
         s.webhooks().put(&hook).unwrap();
         s.accept_message(&queued, None, None).unwrap();

@@ -52,6 +52,8 @@ from .data_body_message_view_data import DataBodyMessageViewData
 from .data_body_message_view_data_metadata import DataBodyMessageViewDataMetadata
 from .data_body_operator_phone import DataBodyOperatorPhone
 from .data_body_operator_phone_data import DataBodyOperatorPhoneData
+from .data_body_recovering import DataBodyRecovering
+from .data_body_recovering_data import DataBodyRecoveringData
 from .data_body_released import DataBodyReleased
 from .data_body_released_data import DataBodyReleasedData
 from .data_body_revoked import DataBodyRevoked
@@ -78,6 +80,8 @@ from .data_body_vec_tenant_phone import DataBodyVecTenantPhone
 from .data_body_vec_tenant_phone_data_item import DataBodyVecTenantPhoneDataItem
 from .data_body_webhook_created import DataBodyWebhookCreated
 from .data_body_webhook_created_data import DataBodyWebhookCreatedData
+from .data_body_webhook_item import DataBodyWebhookItem
+from .data_body_webhook_item_data import DataBodyWebhookItemData
 from .deleted import Deleted
 from .delivery_view import DeliveryView
 from .delivery_view_payload import DeliveryViewPayload
@@ -127,8 +131,11 @@ from .patch_contact_attributes_type_0 import PatchContactAttributesType0
 from .patch_phone import PatchPhone
 from .patch_template import PatchTemplate
 from .patch_tenant_body import PatchTenantBody
+from .patch_webhook import PatchWebhook
 from .quiet_hours_body import QuietHoursBody
 from .quiet_hours_patch_body import QuietHoursPatchBody
+from .recover_body import RecoverBody
+from .recovering import Recovering
 from .release_body import ReleaseBody
 from .released import Released
 from .reported_status import ReportedStatus
@@ -204,6 +211,8 @@ __all__ = (
     "DataBodyMessageViewDataMetadata",
     "DataBodyOperatorPhone",
     "DataBodyOperatorPhoneData",
+    "DataBodyRecovering",
+    "DataBodyRecoveringData",
     "DataBodyReleased",
     "DataBodyReleasedData",
     "DataBodyRevoked",
@@ -230,6 +239,8 @@ __all__ = (
     "DataBodyVecTenantPhoneDataItem",
     "DataBodyWebhookCreated",
     "DataBodyWebhookCreatedData",
+    "DataBodyWebhookItem",
+    "DataBodyWebhookItemData",
     "Deleted",
     "DeliveryView",
     "DeliveryViewPayload",
@@ -279,8 +290,11 @@ __all__ = (
     "PatchPhone",
     "PatchTemplate",
     "PatchTenantBody",
+    "PatchWebhook",
     "QuietHoursBody",
     "QuietHoursPatchBody",
+    "RecoverBody",
+    "Recovering",
     "ReleaseBody",
     "Released",
     "ReportedStatus",

@@ -16,6 +16,7 @@ class ListBodyWebhookItemDataItem:
 
     Attributes:
         created_at (datetime.datetime): Creation time.
+        enabled (bool): Whether it gets deliveries.
         events (list[str]): Subscribed events.
         id (str): Webhook id.
         secret_hint (str): `...` and the secret's last four characters.
@@ -23,6 +24,7 @@ class ListBodyWebhookItemDataItem:
     """
 
     created_at: datetime.datetime
+    enabled: bool
     events: list[str]
     id: str
     secret_hint: str
@@ -31,6 +33,8 @@ class ListBodyWebhookItemDataItem:
 
     def to_dict(self) -> dict[str, Any]:
         created_at = self.created_at.isoformat()
+
+        enabled = self.enabled
 
         events = self.events
 
@@ -45,6 +49,7 @@ class ListBodyWebhookItemDataItem:
         field_dict.update(
             {
                 "created_at": created_at,
+                "enabled": enabled,
                 "events": events,
                 "id": id,
                 "secret_hint": secret_hint,
@@ -59,6 +64,8 @@ class ListBodyWebhookItemDataItem:
         d = dict(src_dict)
         created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
 
+        enabled = d.pop("enabled")
+
         events = cast(list[str], d.pop("events"))
 
         id = d.pop("id")
@@ -69,6 +76,7 @@ class ListBodyWebhookItemDataItem:
 
         list_body_webhook_item_data_item = cls(
             created_at=created_at,
+            enabled=enabled,
             events=events,
             id=id,
             secret_hint=secret_hint,

@@ -16,6 +16,7 @@ class WebhookItem:
 
     Attributes:
         created_at (datetime.datetime): Creation time.
+        enabled (bool): Whether it gets deliveries.
         events (list[str]): Subscribed events.
         id (str): Webhook id.
         secret_hint (str): `...` and the secret's last four characters.
@@ -23,6 +24,7 @@ class WebhookItem:
     """
 
     created_at: datetime.datetime
+    enabled: bool
     events: list[str]
     id: str
     secret_hint: str
@@ -31,6 +33,8 @@ class WebhookItem:
 
     def to_dict(self) -> dict[str, Any]:
         created_at = self.created_at.isoformat()
+
+        enabled = self.enabled
 
         events = self.events
 
@@ -45,6 +49,7 @@ class WebhookItem:
         field_dict.update(
             {
                 "created_at": created_at,
+                "enabled": enabled,
                 "events": events,
                 "id": id,
                 "secret_hint": secret_hint,
@@ -59,6 +64,8 @@ class WebhookItem:
         d = dict(src_dict)
         created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
 
+        enabled = d.pop("enabled")
+
         events = cast(list[str], d.pop("events"))
 
         id = d.pop("id")
@@ -69,6 +76,7 @@ class WebhookItem:
 
         webhook_item = cls(
             created_at=created_at,
+            enabled=enabled,
             events=events,
             id=id,
             secret_hint=secret_hint,

@@ -2,7 +2,7 @@
 
 import type { Client, Options as Options2, TDataShape } from './client';
 import { client } from './client.gen';
-import type { ApiKeysCreateData, ApiKeysCreateErrors, ApiKeysCreateResponses, ApiKeysListData, ApiKeysListErrors, ApiKeysListResponses, ApiKeysRevokeData, ApiKeysRevokeErrors, ApiKeysRevokeResponses, CampaignsCancelData, CampaignsCancelErrors, CampaignsCancelResponses, CampaignsCreateData, CampaignsCreateErrors, CampaignsCreateResponses, CampaignsGetData, CampaignsGetErrors, CampaignsGetResponses, CampaignsLaunchData, CampaignsLaunchErrors, CampaignsLaunchResponses, CampaignsListData, CampaignsListErrors, CampaignsListResponses, ContactsCreateData, ContactsCreateErrors, ContactsCreateResponses, ContactsDeleteData, ContactsDeleteErrors, ContactsDeleteResponses, ContactsGetData, ContactsGetErrors, ContactsGetResponses, ContactsListData, ContactsListErrors, ContactsListResponses, ContactsPatchData, ContactsPatchErrors, ContactsPatchResponses, MessagesCancelData, MessagesCancelErrors, MessagesCancelResponses, MessagesDetectData, MessagesDetectErrors, MessagesDetectResponses, MessagesGetData, MessagesGetErrors, MessagesGetResponses, MessagesListData, MessagesListErrors, MessagesListPhonesData, MessagesListPhonesErrors, MessagesListPhonesResponses, MessagesListResponses, MessagesSendData, MessagesSendErrors, MessagesSendResponses, OperationsHealthzData, OperationsHealthzResponses, OperationsMetricsData, OperationsMetricsResponses, OperationsNoopData, OperationsNoopErrors, OperationsNoopResponses, OperationsOpenapiData, OperationsOpenapiResponses, OperationsReadyzData, OperationsReadyzErrors, OperationsReadyzResponses, OperatorCreatePhoneData, OperatorCreatePhoneErrors, OperatorCreatePhoneResponses, OperatorCreateTenantData, OperatorCreateTenantErrors, OperatorCreateTenantResponses, OperatorDeactivateKeyData, OperatorDeactivateKeyErrors, OperatorDeactivateKeyResponses, OperatorDeletePhoneData, OperatorDeletePhoneErrors, OperatorDeletePhoneResponses, OperatorFleetData, OperatorFleetErrors, OperatorFleetResponses, OperatorGetTenantData, OperatorGetTenantErrors, OperatorGetTenantResponses, OperatorListPhonesData, OperatorListPhonesErrors, OperatorListPhonesResponses, OperatorListTenantsData, OperatorListTenantsErrors, OperatorListTenantsResponses, OperatorPatchPhoneData, OperatorPatchPhoneErrors, OperatorPatchPhoneResponses, OperatorPatchTenantData, OperatorPatchTenantErrors, OperatorPatchTenantResponses, OperatorReactivateKeyData, OperatorReactivateKeyErrors, OperatorReactivateKeyResponses, PhoneAgentDetectionData, PhoneAgentDetectionErrors, PhoneAgentDetectionResponses, PhoneAgentInboundData, PhoneAgentInboundErrors, PhoneAgentInboundResponses, PhoneAgentJobsData, PhoneAgentJobsErrors, PhoneAgentJobsResponses, PhoneAgentMeData, PhoneAgentMeErrors, PhoneAgentMeResponses, PhoneAgentReleaseData, PhoneAgentReleaseErrors, PhoneAgentReleaseResponses, PhoneAgentStatusData, PhoneAgentStatusErrors, PhoneAgentStatusResponses, TemplatesCreateData, TemplatesCreateErrors, TemplatesCreateResponses, TemplatesDeleteData, TemplatesDeleteErrors, TemplatesDeleteResponses, TemplatesGetData, TemplatesGetErrors, TemplatesGetResponses, TemplatesListData, TemplatesListErrors, TemplatesListResponses, TemplatesPatchData, TemplatesPatchErrors, TemplatesPatchResponses, WebhooksCreateData, WebhooksCreateErrors, WebhooksCreateResponses, WebhooksDeleteData, WebhooksDeleteErrors, WebhooksDeleteResponses, WebhooksListData, WebhooksListDeliveriesData, WebhooksListDeliveriesErrors, WebhooksListDeliveriesResponses, WebhooksListErrors, WebhooksListResponses, WebhooksRetryDeliveryData, WebhooksRetryDeliveryErrors, WebhooksRetryDeliveryResponses, WebhooksRotateSecretData, WebhooksRotateSecretErrors, WebhooksRotateSecretResponses, WebhooksSendTestEventData, WebhooksSendTestEventErrors, WebhooksSendTestEventResponses } from './types.gen';
+import type { ApiKeysCreateData, ApiKeysCreateErrors, ApiKeysCreateResponses, ApiKeysListData, ApiKeysListErrors, ApiKeysListResponses, ApiKeysRevokeData, ApiKeysRevokeErrors, ApiKeysRevokeResponses, CampaignsCancelData, CampaignsCancelErrors, CampaignsCancelResponses, CampaignsCreateData, CampaignsCreateErrors, CampaignsCreateResponses, CampaignsGetData, CampaignsGetErrors, CampaignsGetResponses, CampaignsLaunchData, CampaignsLaunchErrors, CampaignsLaunchResponses, CampaignsListData, CampaignsListErrors, CampaignsListResponses, ContactsCreateData, ContactsCreateErrors, ContactsCreateResponses, ContactsDeleteData, ContactsDeleteErrors, ContactsDeleteResponses, ContactsGetData, ContactsGetErrors, ContactsGetResponses, ContactsListData, ContactsListErrors, ContactsListResponses, ContactsPatchData, ContactsPatchErrors, ContactsPatchResponses, MessagesCancelData, MessagesCancelErrors, MessagesCancelResponses, MessagesDetectData, MessagesDetectErrors, MessagesDetectResponses, MessagesGetData, MessagesGetErrors, MessagesGetResponses, MessagesListData, MessagesListErrors, MessagesListPhonesData, MessagesListPhonesErrors, MessagesListPhonesResponses, MessagesListResponses, MessagesSendData, MessagesSendErrors, MessagesSendResponses, OperationsHealthzData, OperationsHealthzResponses, OperationsMetricsData, OperationsMetricsResponses, OperationsNoopData, OperationsNoopErrors, OperationsNoopResponses, OperationsOpenapiData, OperationsOpenapiResponses, OperationsReadyzData, OperationsReadyzErrors, OperationsReadyzResponses, OperatorCreatePhoneData, OperatorCreatePhoneErrors, OperatorCreatePhoneResponses, OperatorCreateTenantData, OperatorCreateTenantErrors, OperatorCreateTenantResponses, OperatorDeactivateKeyData, OperatorDeactivateKeyErrors, OperatorDeactivateKeyResponses, OperatorDeletePhoneData, OperatorDeletePhoneErrors, OperatorDeletePhoneResponses, OperatorFleetData, OperatorFleetErrors, OperatorFleetResponses, OperatorGetTenantData, OperatorGetTenantErrors, OperatorGetTenantResponses, OperatorListPhonesData, OperatorListPhonesErrors, OperatorListPhonesResponses, OperatorListTenantsData, OperatorListTenantsErrors, OperatorListTenantsResponses, OperatorPatchPhoneData, OperatorPatchPhoneErrors, OperatorPatchPhoneResponses, OperatorPatchTenantData, OperatorPatchTenantErrors, OperatorPatchTenantResponses, OperatorReactivateKeyData, OperatorReactivateKeyErrors, OperatorReactivateKeyResponses, PhoneAgentDetectionData, PhoneAgentDetectionErrors, PhoneAgentDetectionResponses, PhoneAgentInboundData, PhoneAgentInboundErrors, PhoneAgentInboundResponses, PhoneAgentJobsData, PhoneAgentJobsErrors, PhoneAgentJobsResponses, PhoneAgentMeData, PhoneAgentMeErrors, PhoneAgentMeResponses, PhoneAgentReleaseData, PhoneAgentReleaseErrors, PhoneAgentReleaseResponses, PhoneAgentStatusData, PhoneAgentStatusErrors, PhoneAgentStatusResponses, TemplatesCreateData, TemplatesCreateErrors, TemplatesCreateResponses, TemplatesDeleteData, TemplatesDeleteErrors, TemplatesDeleteResponses, TemplatesGetData, TemplatesGetErrors, TemplatesGetResponses, TemplatesListData, TemplatesListErrors, TemplatesListResponses, TemplatesPatchData, TemplatesPatchErrors, TemplatesPatchResponses, WebhooksCreateData, WebhooksCreateErrors, WebhooksCreateResponses, WebhooksDeleteData, WebhooksDeleteErrors, WebhooksDeleteResponses, WebhooksGetWebhookData, WebhooksGetWebhookErrors, WebhooksGetWebhookResponses, WebhooksListData, WebhooksListDeliveriesData, WebhooksListDeliveriesErrors, WebhooksListDeliveriesResponses, WebhooksListErrors, WebhooksListResponses, WebhooksRecoverWebhookData, WebhooksRecoverWebhookErrors, WebhooksRecoverWebhookResponses, WebhooksRetryDeliveryData, WebhooksRetryDeliveryErrors, WebhooksRetryDeliveryResponses, WebhooksRotateSecretData, WebhooksRotateSecretErrors, WebhooksRotateSecretResponses, WebhooksSendTestEventData, WebhooksSendTestEventErrors, WebhooksSendTestEventResponses, WebhooksUpdateWebhookData, WebhooksUpdateWebhookErrors, WebhooksUpdateWebhookResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -533,6 +533,30 @@ export const webhooksDelete = <ThrowOnError extends boolean = false>(options: Op
 });
 
 /**
+ * One webhook (the list's fields); another account's answers 404.
+ */
+export const webhooksGetWebhook = <ThrowOnError extends boolean = false>(options: Options<WebhooksGetWebhookData, ThrowOnError>) => (options.client ?? client).get<WebhooksGetWebhookResponses, WebhooksGetWebhookErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/webhooks/{id}',
+    ...options
+});
+
+/**
+ * Changes a webhook's `url`, `events` or `enabled`; the secret stays. Turned off, it gets no
+ * deliveries and its pending ones end `failed` (`error: webhook_disabled`, so `recover` can bring
+ * them back); on again, it gets the events that follow.
+ */
+export const webhooksUpdateWebhook = <ThrowOnError extends boolean = false>(options: Options<WebhooksUpdateWebhookData, ThrowOnError>) => (options.client ?? client).patch<WebhooksUpdateWebhookResponses, WebhooksUpdateWebhookErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/webhooks/{id}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
  * The webhook's delivery log, oldest first: each delivery with every attempt.
  */
 export const webhooksListDeliveries = <ThrowOnError extends boolean = false>(options: Options<WebhooksListDeliveriesData, ThrowOnError>) => (options.client ?? client).get<WebhooksListDeliveriesResponses, WebhooksListDeliveriesErrors, ThrowOnError>({
@@ -548,6 +572,21 @@ export const webhooksRetryDelivery = <ThrowOnError extends boolean = false>(opti
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/webhooks/{id}/deliveries/{delivery_id}/retry',
     ...options
+});
+
+/**
+ * Starts a new cycle, as a manual retry does, for each delivery whose cycle ended `failed`
+ * between `since` and `until` (default now), by the time of its last attempt. Pending ones are
+ * skipped, so asking twice adds nothing.
+ */
+export const webhooksRecoverWebhook = <ThrowOnError extends boolean = false>(options: Options<WebhooksRecoverWebhookData, ThrowOnError>) => (options.client ?? client).post<WebhooksRecoverWebhookResponses, WebhooksRecoverWebhookErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/webhooks/{id}/recover',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
 });
 
 /**

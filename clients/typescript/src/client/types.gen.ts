@@ -952,6 +952,21 @@ export type DataBodyOperatorPhone = {
 /**
  * The success envelope.
  */
+export type DataBodyRecovering = {
+    /**
+     * What a recovery started.
+     */
+    data: {
+        /**
+         * Deliveries started again.
+         */
+        recovering: number;
+    };
+};
+
+/**
+ * The success envelope.
+ */
 export type DataBodyReleased = {
     /**
      * Answer of a lease release.
@@ -1341,6 +1356,41 @@ export type DataBodyWebhookCreated = {
          * Signing secret.
          */
         secret: string;
+        /**
+         * Endpoint.
+         */
+        url: string;
+    };
+};
+
+/**
+ * The success envelope.
+ */
+export type DataBodyWebhookItem = {
+    /**
+     * A webhook as listed.
+     */
+    data: {
+        /**
+         * Creation time.
+         */
+        created_at: string;
+        /**
+         * Whether it gets deliveries.
+         */
+        enabled: boolean;
+        /**
+         * Subscribed events.
+         */
+        events: Array<string>;
+        /**
+         * Webhook id.
+         */
+        id: string;
+        /**
+         * `...` and the secret's last four characters.
+         */
+        secret_hint: string;
         /**
          * Endpoint.
          */
@@ -2066,6 +2116,10 @@ export type ListBodyWebhookItem = {
          */
         created_at: string;
         /**
+         * Whether it gets deliveries.
+         */
+        enabled: boolean;
+        /**
          * Subscribed events.
          */
         events: Array<string>;
@@ -2377,6 +2431,24 @@ export type PatchTenantBody = {
 };
 
 /**
+ * Body of `PATCH /v1/webhooks/{id}`: any of these.
+ */
+export type PatchWebhook = {
+    /**
+     * Off: no deliveries, and the pending ones stop; on again: the events that follow.
+     */
+    enabled?: boolean | null;
+    /**
+     * A new non-empty set of events.
+     */
+    events?: Array<string> | null;
+    /**
+     * A new endpoint (the same rules as at registration).
+     */
+    url?: string | null;
+};
+
+/**
  * Quiet-hours window, in the recipient's local time.
  */
 export type QuietHoursBody = {
@@ -2418,6 +2490,30 @@ export type QuietHoursPatchBody = {
      * IANA zone used when the recipient's zone cannot be told; null: back to UTC.
      */
     timezone?: string | null;
+};
+
+/**
+ * Body of `POST /v1/webhooks/{id}/recover`.
+ */
+export type RecoverBody = {
+    /**
+     * Deliveries that failed at or after this time (RFC 3339).
+     */
+    since: string;
+    /**
+     * ...and at or before this one (default: now).
+     */
+    until?: string | null;
+};
+
+/**
+ * What a recovery started.
+ */
+export type Recovering = {
+    /**
+     * Deliveries started again.
+     */
+    recovering: number;
 };
 
 /**
@@ -2772,6 +2868,10 @@ export type WebhookItem = {
      * Creation time.
      */
     created_at: string;
+    /**
+     * Whether it gets deliveries.
+     */
+    enabled: boolean;
     /**
      * Subscribed events.
      */
@@ -5266,6 +5366,122 @@ export type WebhooksDeleteResponses = {
 
 export type WebhooksDeleteResponse = WebhooksDeleteResponses[keyof WebhooksDeleteResponses];
 
+export type WebhooksGetWebhookData = {
+    body?: never;
+    path: {
+        /**
+         * webhook id
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v1/webhooks/{id}';
+};
+
+export type WebhooksGetWebhookErrors = {
+    /**
+     * VALIDATION_ERROR: a field, parameter or the body is invalid (the text names it)
+     */
+    400: ErrorBody;
+    /**
+     * INVALID_API_KEY: the key or token is missing, malformed or revoked, or a JWT was refused
+     */
+    401: ErrorBody;
+    /**
+     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such record in this account (ids of other tenants included)
+     */
+    404: ErrorBody;
+    /**
+     * RATE_LIMIT_EXCEEDED, QUOTA_EXCEEDED (with `Retry-After`)
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR: a bug; details are in the server's log
+     */
+    500: ErrorBody;
+    /**
+     * STORAGE_UNAVAILABLE, IDENTITY_UNAVAILABLE: the disk is full or failing (with `Retry-After`), or a JWT came and the identity provider's keys cannot be fetched
+     */
+    503: ErrorBody;
+};
+
+export type WebhooksGetWebhookError = WebhooksGetWebhookErrors[keyof WebhooksGetWebhookErrors];
+
+export type WebhooksGetWebhookResponses = {
+    /**
+     * OK
+     */
+    200: DataBodyWebhookItem;
+};
+
+export type WebhooksGetWebhookResponse = WebhooksGetWebhookResponses[keyof WebhooksGetWebhookResponses];
+
+export type WebhooksUpdateWebhookData = {
+    body: PatchWebhook;
+    path: {
+        /**
+         * webhook id
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v1/webhooks/{id}';
+};
+
+export type WebhooksUpdateWebhookErrors = {
+    /**
+     * VALIDATION_ERROR: a field, parameter or the body is invalid (the text names it)
+     */
+    400: ErrorBody;
+    /**
+     * INVALID_API_KEY: the key or token is missing, malformed or revoked, or a JWT was refused
+     */
+    401: ErrorBody;
+    /**
+     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such record in this account (ids of other tenants included)
+     */
+    404: ErrorBody;
+    /**
+     * REQUEST_TIMEOUT: the body did not arrive within 10 s
+     */
+    408: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the body is over 1 MiB
+     */
+    413: ErrorBody;
+    /**
+     * RATE_LIMIT_EXCEEDED, QUOTA_EXCEEDED (with `Retry-After`)
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR: a bug; details are in the server's log
+     */
+    500: ErrorBody;
+    /**
+     * STORAGE_UNAVAILABLE, IDENTITY_UNAVAILABLE: the disk is full or failing (with `Retry-After`), or a JWT came and the identity provider's keys cannot be fetched
+     */
+    503: ErrorBody;
+};
+
+export type WebhooksUpdateWebhookError = WebhooksUpdateWebhookErrors[keyof WebhooksUpdateWebhookErrors];
+
+export type WebhooksUpdateWebhookResponses = {
+    /**
+     * OK
+     */
+    200: DataBodyWebhookItem;
+};
+
+export type WebhooksUpdateWebhookResponse = WebhooksUpdateWebhookResponses[keyof WebhooksUpdateWebhookResponses];
+
 export type WebhooksListDeliveriesData = {
     body?: never;
     path: {
@@ -5390,6 +5606,72 @@ export type WebhooksRetryDeliveryResponses = {
 };
 
 export type WebhooksRetryDeliveryResponse = WebhooksRetryDeliveryResponses[keyof WebhooksRetryDeliveryResponses];
+
+export type WebhooksRecoverWebhookData = {
+    body: RecoverBody;
+    path: {
+        /**
+         * webhook id
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v1/webhooks/{id}/recover';
+};
+
+export type WebhooksRecoverWebhookErrors = {
+    /**
+     * VALIDATION_ERROR: a field, parameter or the body is invalid (the text names it)
+     */
+    400: ErrorBody;
+    /**
+     * INVALID_API_KEY: the key or token is missing, malformed or revoked, or a JWT was refused
+     */
+    401: ErrorBody;
+    /**
+     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such record in this account (ids of other tenants included)
+     */
+    404: ErrorBody;
+    /**
+     * REQUEST_TIMEOUT: the body did not arrive within 10 s
+     */
+    408: ErrorBody;
+    /**
+     * INVALID_STATUS_TRANSITION: the webhook is turned off
+     */
+    409: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the body is over 1 MiB
+     */
+    413: ErrorBody;
+    /**
+     * RATE_LIMIT_EXCEEDED, QUOTA_EXCEEDED (with `Retry-After`)
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR: a bug; details are in the server's log
+     */
+    500: ErrorBody;
+    /**
+     * STORAGE_UNAVAILABLE, IDENTITY_UNAVAILABLE: the disk is full or failing (with `Retry-After`), or a JWT came and the identity provider's keys cannot be fetched
+     */
+    503: ErrorBody;
+};
+
+export type WebhooksRecoverWebhookError = WebhooksRecoverWebhookErrors[keyof WebhooksRecoverWebhookErrors];
+
+export type WebhooksRecoverWebhookResponses = {
+    /**
+     * Accepted
+     */
+    202: DataBodyRecovering;
+};
+
+export type WebhooksRecoverWebhookResponse = WebhooksRecoverWebhookResponses[keyof WebhooksRecoverWebhookResponses];
 
 export type WebhooksRotateSecretData = {
     body?: never;

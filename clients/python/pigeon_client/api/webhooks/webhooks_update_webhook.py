@@ -1,0 +1,230 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.data_body_webhook_item import DataBodyWebhookItem
+from ...models.error_body import ErrorBody
+from ...models.patch_webhook import PatchWebhook
+from ...types import Response
+
+
+def _get_kwargs(
+    id: str,
+    *,
+    body: PatchWebhook,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "patch",
+        "url": "/v1/webhooks/{id}".format(
+            id=quote(str(id), safe=""),
+        ),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> DataBodyWebhookItem | ErrorBody | None:
+    if response.status_code == 200:
+        response_200 = DataBodyWebhookItem.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = ErrorBody.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorBody.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ErrorBody.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = ErrorBody.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 408:
+        response_408 = ErrorBody.from_dict(response.json())
+
+        return response_408
+
+    if response.status_code == 413:
+        response_413 = ErrorBody.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 429:
+        response_429 = ErrorBody.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = ErrorBody.from_dict(response.json())
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[DataBodyWebhookItem | ErrorBody]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+    body: PatchWebhook,
+) -> Response[DataBodyWebhookItem | ErrorBody]:
+    """Changes a webhook's `url`, `events` or `enabled`; the secret stays. Turned off, it gets no
+    deliveries and its pending ones end `failed` (`error: webhook_disabled`, so `recover` can bring
+    them back); on again, it gets the events that follow.
+
+    Args:
+        id (str):
+        body (PatchWebhook): Body of `PATCH /v1/webhooks/{id}`: any of these.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[DataBodyWebhookItem | ErrorBody]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+    body: PatchWebhook,
+) -> DataBodyWebhookItem | ErrorBody | None:
+    """Changes a webhook's `url`, `events` or `enabled`; the secret stays. Turned off, it gets no
+    deliveries and its pending ones end `failed` (`error: webhook_disabled`, so `recover` can bring
+    them back); on again, it gets the events that follow.
+
+    Args:
+        id (str):
+        body (PatchWebhook): Body of `PATCH /v1/webhooks/{id}`: any of these.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        DataBodyWebhookItem | ErrorBody
+    """
+
+    return sync_detailed(
+        id=id,
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+    body: PatchWebhook,
+) -> Response[DataBodyWebhookItem | ErrorBody]:
+    """Changes a webhook's `url`, `events` or `enabled`; the secret stays. Turned off, it gets no
+    deliveries and its pending ones end `failed` (`error: webhook_disabled`, so `recover` can bring
+    them back); on again, it gets the events that follow.
+
+    Args:
+        id (str):
+        body (PatchWebhook): Body of `PATCH /v1/webhooks/{id}`: any of these.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[DataBodyWebhookItem | ErrorBody]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+    body: PatchWebhook,
+) -> DataBodyWebhookItem | ErrorBody | None:
+    """Changes a webhook's `url`, `events` or `enabled`; the secret stays. Turned off, it gets no
+    deliveries and its pending ones end `failed` (`error: webhook_disabled`, so `recover` can bring
+    them back); on again, it gets the events that follow.
+
+    Args:
+        id (str):
+        body (PatchWebhook): Body of `PATCH /v1/webhooks/{id}`: any of these.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        DataBodyWebhookItem | ErrorBody
+    """
+
+    return (
+        await asyncio_detailed(
+            id=id,
+            client=client,
+            body=body,
+        )
+    ).parsed
