@@ -62,6 +62,7 @@ impl FromRequest for Tenant {
                 req.extensions_mut().insert(rate);
             }
             let a = admitted?;
+            query_refused(&req)?;
             Ok(Tenant {
                 id: a.tenant_id,
                 key_id: a.key_id,
@@ -69,6 +70,20 @@ impl FromRequest for Tenant {
                 handle: engine.tenant(a.tenant_id)?,
             })
         })
+    }
+}
+
+/// A request that named a query parameter its route does not take (`routes/query.rs` marks it):
+/// the error to answer once the caller is known.
+#[derive(Clone)]
+pub struct UnknownQuery(pub String);
+
+/// For an authenticating extractor, once the caller is known: the 400 of a request marked with
+/// an [`UnknownQuery`].
+pub fn query_refused(req: &HttpRequest) -> Result<(), ApiError> {
+    match req.extensions().get::<UnknownQuery>() {
+        Some(UnknownQuery(what)) => Err(ApiError::Validation(what.clone())),
+        None => Ok(()),
     }
 }
 
@@ -93,6 +108,7 @@ impl FromRequest for Admin {
         std::future::ready(engine(req).and_then(|engine| {
             let token = bearer_str(req).filter(|t| !t.is_empty()).ok_or(ApiError::InvalidApiKey)?;
             engine.operator_from(token, client_ip(req))?;
+            query_refused(req)?;
             Ok(Admin(engine))
         }))
     }
@@ -122,7 +138,11 @@ impl FromRequest for Agent {
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         let user_agent = req.headers().get(header::USER_AGENT).and_then(|v| v.to_str().ok());
-        with_bearer(req, |engine, token| Ok(Agent(engine.agent(token, user_agent)?)))
+        with_bearer(req, |engine, token| {
+            let agent = engine.agent(token, user_agent)?;
+            query_refused(req)?;
+            Ok(Agent(agent))
+        })
     }
 }
 

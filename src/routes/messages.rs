@@ -9,9 +9,9 @@ use pigeon_actors::{Engine, SendRequest};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::{page as list_page, reply, DataBody, ErrorBody, ListBody};
+use super::{reply, DataBody, ErrorBody};
 use crate::error::ApiError;
-use crate::extract::{bearer_str, parse_id, Json, Page, Tenant};
+use crate::extract::{bearer_str, parse_id, Json, Tenant};
 
 /// Most characters in a message body.
 pub const MAX_BODY_CHARS: usize = 10_000;
@@ -372,7 +372,7 @@ pub async fn send(
     };
     // The body is in: from here to the answer the send holds a place (`overload.rs`).
     let _slot = admitted.hold();
-    let valid = body.and_then(|Json(body)| {
+    let valid = crate::extract::query_refused(&http).and(body).and_then(|Json(body)| {
         let idem = idempotency_key(&http)?;
         validate(&engine, key.tenant_id, body, idem)
     });
@@ -410,54 +410,6 @@ pub async fn get(
 ) -> Result<HttpResponse, ApiError> {
     let m = engine.reads(tenant.id).message(parse_id(&id, "message")?)?;
     Ok(reply(StatusCode::OK, MessageView::from(m)))
-}
-
-/// Filters of the message list.
-#[derive(Deserialize)]
-pub struct Filters {
-    status: Option<String>,
-    to: Option<String>,
-    direction: Option<String>,
-}
-
-/// Messages oldest first, filtered by `status`, `to` and `direction`.
-#[utoipa::path(get, path = "/v1/messages", tag = "messages", security(("api_key" = [])),
-    params(("status" = Option<String>, Query, description = "one status"),
-        ("to" = Option<String>, Query, description = "recipient (E.164)"),
-        ("direction" = Option<String>, Query, description = "outbound or inbound"),
-        ("limit" = Option<u32>, Query, description = "1–100, default 50"),
-        ("after" = Option<String>, Query, description = "cursor from next_cursor")),
-    responses((status = 200, body = ListBody<MessageView>), (status = 400, body = ErrorBody)))]
-pub async fn list(
-    tenant: Tenant,
-    engine: web::Data<Engine>,
-    page: Result<Page, ApiError>,
-    filters: web::Query<Filters>,
-) -> Result<HttpResponse, ApiError> {
-    let page = page?;
-    let f = filters.into_inner();
-    let status: Option<MessageStatus> = f
-        .status
-        .map(|s| serde_json::from_value(serde_json::Value::String(s)))
-        .transpose()
-        .map_err(|_| ApiError::Validation("status: not a message status".into()))?;
-    let direction: Option<Direction> = f
-        .direction
-        .map(|s| serde_json::from_value(serde_json::Value::String(s)))
-        .transpose()
-        .map_err(|_| ApiError::Validation("direction: must be outbound or inbound".into()))?;
-    let to = f.to;
-    let (items, stopped_at) = engine.reads(tenant.id).messages(page.after, page.limit + 1, |m| {
-        status.is_none_or(|s| m.status == s)
-            && direction.is_none_or(|d| m.direction == d)
-            && to.as_deref().is_none_or(|t| m.to == t)
-    })?;
-    let items: Vec<MessageView> = items.into_iter().map(MessageView::from).collect();
-    match stopped_at {
-        // The read limit cut the scan short: a short page (maybe empty) and where to go on.
-        Some(at) => Ok(HttpResponse::Ok().json(ListBody { data: items, next_cursor: Some(at.to_string()) })),
-        None => Ok(list_page(items, page.limit, |m| m.message_id.parse().unwrap_or_default())),
-    }
 }
 
 /// Cancels a message no phone has taken yet.

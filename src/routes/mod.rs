@@ -16,8 +16,10 @@ pub mod contacts;
 mod document;
 pub mod health;
 pub mod keys;
+pub mod message_list;
 pub mod messages;
 pub mod phones;
+pub mod query;
 pub mod templates;
 pub mod webhooks;
 
@@ -39,6 +41,7 @@ macro_rules! routes {
                     ROUTES.iter().filter(|(_, p)| *p == path).map(|(m, _)| *m).collect::<Vec<_>>().join(", ");
                 cfg.service(
                     r.default_service(web::to(move || method_not_allowed(allow.clone())))
+                        .wrap(actix_web::middleware::from_fn(query::check))
                         .wrap(actix_web::middleware::from_fn(crate::edge::catch_panic)),
                 );
             }
@@ -72,7 +75,7 @@ routes! {
     POST "/admin/v1/api-keys/{id}/reactivate" => admin::reactivate_key;
     GET "/admin/v1/fleet" => admin::fleet;
     POST "/v1/messages" => messages::send;
-    GET "/v1/messages" => messages::list;
+    GET "/v1/messages" => message_list::list;
     GET "/v1/messages/{id}" => messages::get;
     DELETE "/v1/messages/{id}" => messages::cancel;
     GET "/v1/phones" => messages::phones;

@@ -31,6 +31,7 @@ mod overload;
 mod passivation;
 mod postgres;
 mod process;
+mod queries;
 mod records;
 mod retention;
 mod schedule;

@@ -398,7 +398,8 @@ export const messagesDetect = <ThrowOnError extends boolean = false>(options: Op
 });
 
 /**
- * Messages oldest first, filtered by `status`, `to` and `direction`.
+ * Messages oldest first (`order=desc`: newest first), filtered by `status`, `to`, `from`,
+ * `direction`, `campaign_id` and the creation time.
  */
 export const messagesList = <ThrowOnError extends boolean = false>(options?: Options<MessagesListData, ThrowOnError>) => (options?.client ?? client).get<MessagesListResponses, MessagesListErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],

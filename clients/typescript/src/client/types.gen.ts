@@ -4643,9 +4643,29 @@ export type MessagesListData = {
          */
         to?: string;
         /**
+         * sender: the tenant's phone, or an inbound text's sender (E.164)
+         */
+        from?: string;
+        /**
          * outbound or inbound
          */
         direction?: string;
+        /**
+         * a campaign's messages
+         */
+        campaign_id?: string;
+        /**
+         * accepted after this time (RFC 3339)
+         */
+        created_after?: string;
+        /**
+         * accepted before this time (RFC 3339)
+         */
+        created_before?: string;
+        /**
+         * asc (default: oldest first) or desc
+         */
+        order?: string;
         /**
          * 1–100, default 50
          */

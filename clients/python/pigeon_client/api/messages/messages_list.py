@@ -14,7 +14,12 @@ def _get_kwargs(
     *,
     status: str | Unset = UNSET,
     to: str | Unset = UNSET,
+    from_: str | Unset = UNSET,
     direction: str | Unset = UNSET,
+    campaign_id: str | Unset = UNSET,
+    created_after: str | Unset = UNSET,
+    created_before: str | Unset = UNSET,
+    order: str | Unset = UNSET,
     limit: int | Unset = UNSET,
     after: str | Unset = UNSET,
 ) -> dict[str, Any]:
@@ -25,7 +30,17 @@ def _get_kwargs(
 
     params["to"] = to
 
+    params["from"] = from_
+
     params["direction"] = direction
+
+    params["campaign_id"] = campaign_id
+
+    params["created_after"] = created_after
+
+    params["created_before"] = created_before
+
+    params["order"] = order
 
     params["limit"] = limit
 
@@ -102,16 +117,27 @@ def sync_detailed(
     client: AuthenticatedClient,
     status: str | Unset = UNSET,
     to: str | Unset = UNSET,
+    from_: str | Unset = UNSET,
     direction: str | Unset = UNSET,
+    campaign_id: str | Unset = UNSET,
+    created_after: str | Unset = UNSET,
+    created_before: str | Unset = UNSET,
+    order: str | Unset = UNSET,
     limit: int | Unset = UNSET,
     after: str | Unset = UNSET,
 ) -> Response[ErrorBody | ListBodyMessageView]:
-    """Messages oldest first, filtered by `status`, `to` and `direction`.
+    """Messages oldest first (`order=desc`: newest first), filtered by `status`, `to`, `from`,
+    `direction`, `campaign_id` and the creation time.
 
     Args:
         status (str | Unset):
         to (str | Unset):
+        from_ (str | Unset):
         direction (str | Unset):
+        campaign_id (str | Unset):
+        created_after (str | Unset):
+        created_before (str | Unset):
+        order (str | Unset):
         limit (int | Unset):
         after (str | Unset):
 
@@ -126,7 +152,12 @@ def sync_detailed(
     kwargs = _get_kwargs(
         status=status,
         to=to,
+        from_=from_,
         direction=direction,
+        campaign_id=campaign_id,
+        created_after=created_after,
+        created_before=created_before,
+        order=order,
         limit=limit,
         after=after,
     )
@@ -143,16 +174,27 @@ def sync(
     client: AuthenticatedClient,
     status: str | Unset = UNSET,
     to: str | Unset = UNSET,
+    from_: str | Unset = UNSET,
     direction: str | Unset = UNSET,
+    campaign_id: str | Unset = UNSET,
+    created_after: str | Unset = UNSET,
+    created_before: str | Unset = UNSET,
+    order: str | Unset = UNSET,
     limit: int | Unset = UNSET,
     after: str | Unset = UNSET,
 ) -> ErrorBody | ListBodyMessageView | None:
-    """Messages oldest first, filtered by `status`, `to` and `direction`.
+    """Messages oldest first (`order=desc`: newest first), filtered by `status`, `to`, `from`,
+    `direction`, `campaign_id` and the creation time.
 
     Args:
         status (str | Unset):
         to (str | Unset):
+        from_ (str | Unset):
         direction (str | Unset):
+        campaign_id (str | Unset):
+        created_after (str | Unset):
+        created_before (str | Unset):
+        order (str | Unset):
         limit (int | Unset):
         after (str | Unset):
 
@@ -168,7 +210,12 @@ def sync(
         client=client,
         status=status,
         to=to,
+        from_=from_,
         direction=direction,
+        campaign_id=campaign_id,
+        created_after=created_after,
+        created_before=created_before,
+        order=order,
         limit=limit,
         after=after,
     ).parsed
@@ -179,16 +226,27 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     status: str | Unset = UNSET,
     to: str | Unset = UNSET,
+    from_: str | Unset = UNSET,
     direction: str | Unset = UNSET,
+    campaign_id: str | Unset = UNSET,
+    created_after: str | Unset = UNSET,
+    created_before: str | Unset = UNSET,
+    order: str | Unset = UNSET,
     limit: int | Unset = UNSET,
     after: str | Unset = UNSET,
 ) -> Response[ErrorBody | ListBodyMessageView]:
-    """Messages oldest first, filtered by `status`, `to` and `direction`.
+    """Messages oldest first (`order=desc`: newest first), filtered by `status`, `to`, `from`,
+    `direction`, `campaign_id` and the creation time.
 
     Args:
         status (str | Unset):
         to (str | Unset):
+        from_ (str | Unset):
         direction (str | Unset):
+        campaign_id (str | Unset):
+        created_after (str | Unset):
+        created_before (str | Unset):
+        order (str | Unset):
         limit (int | Unset):
         after (str | Unset):
 
@@ -203,7 +261,12 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         status=status,
         to=to,
+        from_=from_,
         direction=direction,
+        campaign_id=campaign_id,
+        created_after=created_after,
+        created_before=created_before,
+        order=order,
         limit=limit,
         after=after,
     )
@@ -218,16 +281,27 @@ async def asyncio(
     client: AuthenticatedClient,
     status: str | Unset = UNSET,
     to: str | Unset = UNSET,
+    from_: str | Unset = UNSET,
     direction: str | Unset = UNSET,
+    campaign_id: str | Unset = UNSET,
+    created_after: str | Unset = UNSET,
+    created_before: str | Unset = UNSET,
+    order: str | Unset = UNSET,
     limit: int | Unset = UNSET,
     after: str | Unset = UNSET,
 ) -> ErrorBody | ListBodyMessageView | None:
-    """Messages oldest first, filtered by `status`, `to` and `direction`.
+    """Messages oldest first (`order=desc`: newest first), filtered by `status`, `to`, `from`,
+    `direction`, `campaign_id` and the creation time.
 
     Args:
         status (str | Unset):
         to (str | Unset):
+        from_ (str | Unset):
         direction (str | Unset):
+        campaign_id (str | Unset):
+        created_after (str | Unset):
+        created_before (str | Unset):
+        order (str | Unset):
         limit (int | Unset):
         after (str | Unset):
 
@@ -244,7 +318,12 @@ async def asyncio(
             client=client,
             status=status,
             to=to,
+            from_=from_,
             direction=direction,
+            campaign_id=campaign_id,
+            created_after=created_after,
+            created_before=created_before,
+            order=order,
             limit=limit,
             after=after,
         )
