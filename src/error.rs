@@ -29,6 +29,8 @@ pub enum ApiError {
     IdentityUnavailable,
     /// 403: the operator deactivated the key.
     KeyInactive,
+    /// 403: the key may not do this (a test key revoking a live key); the text says what.
+    InsufficientScope(String),
     /// 403: trial over, no subscription.
     TrialExpired,
     /// 403: tenant suspended.
@@ -124,6 +126,7 @@ impl ApiError {
             InvalidApiKey | InvalidToken(_) => "INVALID_API_KEY",
             IdentityUnavailable => "IDENTITY_UNAVAILABLE",
             KeyInactive => "KEY_INACTIVE",
+            InsufficientScope(_) => "INSUFFICIENT_SCOPE",
             TrialExpired => "TRIAL_EXPIRED",
             TenantSuspended => "TENANT_SUSPENDED",
             Validation(_) => FailureCode::ValidationError.as_str(),
@@ -166,6 +169,7 @@ impl ApiError {
                 "The identity provider's keys cannot be fetched; try again shortly.".into()
             }
             KeyInactive => "This API key has been deactivated.".into(),
+            InsufficientScope(m) => m.clone(),
             TrialExpired => "The 14-day trial has ended and no subscription is active; choose a plan.".into(),
             TenantSuspended => "This account has been suspended by the operator.".into(),
             Validation(m)
@@ -282,7 +286,7 @@ impl ResponseError for ApiError {
         use ApiError::*;
         match self {
             InvalidApiKey | InvalidToken(_) => StatusCode::UNAUTHORIZED,
-            KeyInactive | TrialExpired | TenantSuspended => StatusCode::FORBIDDEN,
+            KeyInactive | InsufficientScope(_) | TrialExpired | TenantSuspended => StatusCode::FORBIDDEN,
             Validation(_)
             | InvalidPhoneNumber(_)
             | InvalidTemplate(_)
@@ -382,6 +386,7 @@ mod tests {
         let table = [
             (ApiError::InvalidApiKey, 401, "INVALID_API_KEY"),
             (ApiError::KeyInactive, 403, "KEY_INACTIVE"),
+            (ApiError::InsufficientScope("x".into()), 403, "INSUFFICIENT_SCOPE"),
             (ApiError::TrialExpired, 403, "TRIAL_EXPIRED"),
             (ApiError::TenantSuspended, 403, "TENANT_SUSPENDED"),
             (ApiError::Validation("x".into()), 400, "VALIDATION_ERROR"),

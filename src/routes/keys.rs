@@ -161,12 +161,22 @@ pub async fn list(tenant: Tenant, page: Result<Page, ApiError>) -> Result<HttpRe
     Ok(list_page(items, page.limit, |k| k.id))
 }
 
-/// Revokes a key, at once and for good; later calls with it answer 401.
+/// Revokes a key, at once and for good; later calls with it answer 401. A test key revokes only
+/// test keys.
 #[utoipa::path(delete, path = "/v1/api-keys/{id}", tag = "api keys", security(("api_key" = [])),
     params(("id" = String, Path, description = "key id")),
-    responses((status = 200, body = DataBody<Revoked>), (status = 404, body = ErrorBody)))]
+    responses((status = 200, body = DataBody<Revoked>), (status = 404, body = ErrorBody),
+        (status = 403, description = "INSUFFICIENT_SCOPE: a test key revoking a live key", body = ErrorBody)))]
 pub async fn revoke(tenant: Tenant, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
     let key_id = parse_id(&id, "API key")?;
+    if tenant.environment == Environment::Test {
+        // Test mode is walled off: a test key revokes test keys only.
+        let keys = tenant.handle.list_keys().await?;
+        let live = keys.iter().any(|(k, _)| k.id == key_id && k.environment == Environment::Live);
+        if live {
+            return Err(ApiError::InsufficientScope("A test key cannot revoke a live key.".into()));
+        }
+    }
     tenant.handle.revoke_key(key_id).await?;
     Ok(reply(StatusCode::OK, Revoked { id: key_id.to_string(), revoked: true }))
 }

@@ -4,7 +4,7 @@
 use actix_web::{web, HttpResponse};
 use chrono::{DateTime, Utc};
 use pigeon_actors::domain::PhoneNumber;
-use pigeon_actors::storage::model::{Direction, MessageRecord, MessageStatus};
+use pigeon_actors::storage::model::{Direction, Environment, MessageRecord, MessageStatus};
 use pigeon_actors::Engine;
 use serde::Deserialize;
 
@@ -92,8 +92,11 @@ pub async fn list(
         Some("desc") => true,
         Some(_) => return Err(ApiError::Validation("order: must be asc or desc".into())),
     };
+    // A key sees only its own mode's messages.
+    let test = tenant.environment == Environment::Test;
     let keep = |m: &MessageRecord| {
-        status.is_none_or(|s| m.status == s)
+        m.test == test
+            && status.is_none_or(|s| m.status == s)
             && direction.is_none_or(|d| m.direction == d)
             && to.as_deref().is_none_or(|t| m.to == t)
             && from.as_deref().is_none_or(|t| m.from.as_deref() == Some(t))

@@ -4,7 +4,7 @@ use actix_web::http::StatusCode;
 use actix_web::{web, HttpMessage, HttpResponse};
 use chrono::{DateTime, Utc};
 use pigeon_actors::domain::PhoneNumber;
-use pigeon_actors::storage::model::{Channel, Direction, MessageRecord, MessageStatus};
+use pigeon_actors::storage::model::{Channel, Direction, Environment, MessageRecord, MessageStatus};
 use pigeon_actors::{Engine, SendRequest};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -408,8 +408,18 @@ pub async fn get(
     engine: web::Data<Engine>,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let m = engine.reads(tenant.id).message(parse_id(&id, "message")?)?;
+    let m = own_mode(&tenant, engine.reads(tenant.id).message(parse_id(&id, "message")?)?)?;
     Ok(reply(StatusCode::OK, MessageView::from(m)))
+}
+
+/// Test mode is walled off: a key sees only its own mode's messages; another mode's answers
+/// 404 as another tenant's would.
+pub fn own_mode(tenant: &Tenant, m: MessageRecord) -> Result<MessageRecord, ApiError> {
+    if m.test == (tenant.environment == Environment::Test) {
+        Ok(m)
+    } else {
+        Err(ApiError::NotFound("No such message.".into()))
+    }
 }
 
 /// Cancels a message no phone has taken yet.
@@ -417,8 +427,15 @@ pub async fn get(
     params(("id" = String, Path, description = "message id")),
     responses((status = 200, body = DataBody<MessageView>), (status = 404, body = ErrorBody),
         (status = 409, description = "INVALID_STATUS_TRANSITION: no longer queued", body = ErrorBody)))]
-pub async fn cancel(tenant: Tenant, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
-    let m = tenant.handle.cancel(parse_id(&id, "message")?).await?;
+pub async fn cancel(
+    tenant: Tenant,
+    engine: web::Data<Engine>,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let id = parse_id(&id, "message")?;
+    // Whether a message is a test one never changes: checked before, it holds at the cancel.
+    own_mode(&tenant, engine.reads(tenant.id).message(id)?)?;
+    let m = tenant.handle.cancel(id).await?;
     Ok(reply(StatusCode::OK, MessageView::from(m)))
 }
 
@@ -500,7 +517,7 @@ pub async fn detect(
     let number = PhoneNumber::parse(&b.phone).ok_or_else(|| {
         ApiError::InvalidPhoneNumber(format!("phone: {:?} is not E.164: + then 10 to 15 digits", b.phone))
     })?;
-    let test = tenant.environment == pigeon_actors::storage::model::Environment::Test;
+    let test = tenant.environment == Environment::Test;
     let d = tenant.handle.detect(number, test).await?;
     Ok(reply(
         StatusCode::OK,

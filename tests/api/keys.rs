@@ -143,3 +143,45 @@ async fn at_most_50_active_keys() {
     app.revoke_key(&t.live, &last).await.expect(200, None);
     app.create_key(&t.live, json!({"name": "room again"})).await.expect(201, None);
 }
+
+/// Test mode is walled off: each key sees only its own mode's messages (a message of the other
+/// mode answers 404 to GET and DELETE and is not listed), and a test key revokes test keys only.
+#[actix_web::test]
+async fn test_mode_is_walled_off_from_live() {
+    let app = spawn_app().await;
+    let t = app.create_tenant("growth").await;
+    app.sim_phone(&t.id, "+14155550001", 0).await;
+    // Held for an hour: still queued, so its own key may cancel it.
+    let later = json!({"to": "+14155550100", "body": "later", "send_at": "2026-11-22T13:00:00Z"});
+    let live =
+        app.send(&t.live, later).await.expect(202, None).data()["message_id"].as_str().unwrap().to_owned();
+    let test = app.send_ok(&t.test, "+14155550101").await;
+    for (key, own, other) in [(&t.live, &live, &test), (&t.test, &test, &live)] {
+        app.call("GET", &format!("/v1/messages/{own}"), Some(key), None).await.expect(200, None);
+        app.call("GET", &format!("/v1/messages/{other}"), Some(key), None)
+            .await
+            .expect(404, Some("NOT_FOUND"));
+        app.call("DELETE", &format!("/v1/messages/{other}"), Some(key), None)
+            .await
+            .expect(404, Some("NOT_FOUND"));
+        let r = app.call("GET", "/v1/messages", Some(key), None).await.expect(200, None);
+        let ids: Vec<&str> =
+            r.data().as_array().unwrap().iter().map(|m| m["message_id"].as_str().unwrap()).collect();
+        assert_eq!(ids, [own.as_str()]);
+    }
+    app.call("DELETE", &format!("/v1/messages/{live}"), Some(&t.live), None).await.expect(200, None);
+
+    let made = app.create_key(&t.test, json!({"name": "ci"})).await.expect(201, None);
+    let (test_key, test_id) =
+        (made.data()["key"].as_str().unwrap().to_owned(), made.data()["id"].as_str().unwrap().to_owned());
+    let keys = app.list_keys(&t.live).await.expect(200, None);
+    let live_id = keys.data().as_array().unwrap().iter().find(|k| k["environment"] == "live").unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let r = app.revoke_key(&t.test, &live_id).await.expect(403, Some("INSUFFICIENT_SCOPE"));
+    assert!(r.body["error"].as_str().unwrap().contains("live"), "{}", r.body);
+    app.list_keys(&t.live).await.expect(200, None);
+    app.revoke_key(&t.test, &test_id).await.expect(200, None);
+    app.list_keys(&test_key).await.expect(401, Some("INVALID_API_KEY"));
+}

@@ -58,7 +58,7 @@ async fn final_messages_go_with_their_deliveries_and_queued_ones_stay() {
     let log = format!("/v1/webhooks/{hook}/deliveries");
     let r = app.call("GET", &log, Some(&t.live), None).await.expect(200, None);
     assert_eq!(r.data().as_array().unwrap().len(), 4);
-    // From here the tenant reads with its test key, whose calls are never counted.
+    // From here the tenant's reads are counted calls: the month's count may only grow.
     let usage = app.get_tenant(&t.id).await.expect(200, None).data()["usage"].clone();
 
     // A second tenant whose agent took its message's lease and then went quiet: not final.
@@ -70,14 +70,14 @@ async fn final_messages_go_with_their_deliveries_and_queued_ones_stay() {
     // Half the window: nothing goes.
     app.clock.advance(Duration::from_secs(1800));
     actix_web::rt::time::sleep(Duration::from_millis(1500)).await;
-    app.call("GET", &format!("/v1/messages/{}", sent[0]), Some(&t.test), None).await.expect(200, None);
+    app.call("GET", &format!("/v1/messages/{}", sent[0]), Some(&t.live), None).await.expect(200, None);
 
     // Past the window: the final ones go, with their delivery log.
     app.clock.advance(Duration::from_secs(3600));
     for id in &sent {
-        wait_for(&app, &t.test, &format!("/v1/messages/{id}"), 404).await.expect(404, Some("NOT_FOUND"));
+        wait_for(&app, &t.live, &format!("/v1/messages/{id}"), 404).await.expect(404, Some("NOT_FOUND"));
     }
-    let r = app.call("GET", "/v1/messages", Some(&t.test), None).await.expect(200, None);
+    let r = app.call("GET", "/v1/messages", Some(&t.live), None).await.expect(200, None);
     assert_eq!(r.data(), &json!([]), "lists skip pruned messages");
     for _ in 0..100 {
         let r = app.call("GET", &log, Some(&t.test), None).await.expect(200, None);
@@ -90,7 +90,10 @@ async fn final_messages_go_with_their_deliveries_and_queued_ones_stay() {
     assert_eq!(r.data(), &json!([]), "the delivery log went with its messages");
 
     // Counters and campaign counts stay right.
-    assert_eq!(app.get_tenant(&t.id).await.expect(200, None).data()["usage"], usage);
+    let after = app.get_tenant(&t.id).await.expect(200, None).data()["usage"].clone();
+    assert_eq!(after["new_contacts_today"], usage["new_contacts_today"]);
+    let calls = |u: &serde_json::Value| u["api_calls_this_month"].as_u64().unwrap();
+    assert!(calls(&after) > calls(&usage), "counted on, not reset: {usage} then {after}");
     let c = campaign(&app, &t.test, &cid).await;
     assert_eq!(c["counts"]["delivered"], 2, "{c}");
     assert_eq!(c["processed"], 2);

@@ -272,7 +272,8 @@ export const apiKeysCreate = <ThrowOnError extends boolean = false>(options: Opt
 });
 
 /**
- * Revokes a key, at once and for good; later calls with it answer 401.
+ * Revokes a key, at once and for good; later calls with it answer 401. A test key revokes only
+ * test keys.
  */
 export const apiKeysRevoke = <ThrowOnError extends boolean = false>(options: Options<ApiKeysRevokeData, ThrowOnError>) => (options.client ?? client).delete<ApiKeysRevokeResponses, ApiKeysRevokeErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],

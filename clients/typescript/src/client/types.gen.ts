@@ -3971,7 +3971,7 @@ export type ApiKeysRevokeErrors = {
      */
     401: ErrorBody;
     /**
-     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED
+     * INSUFFICIENT_SCOPE: a test key revoking a live key; KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED
      */
     403: ErrorBody;
     /**

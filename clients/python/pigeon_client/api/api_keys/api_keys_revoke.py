@@ -90,7 +90,8 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[DataBodyRevoked | ErrorBody]:
-    """Revokes a key, at once and for good; later calls with it answer 401.
+    """Revokes a key, at once and for good; later calls with it answer 401. A test key revokes only
+    test keys.
 
     Args:
         id (str):
@@ -119,7 +120,8 @@ def sync(
     *,
     client: AuthenticatedClient,
 ) -> DataBodyRevoked | ErrorBody | None:
-    """Revokes a key, at once and for good; later calls with it answer 401.
+    """Revokes a key, at once and for good; later calls with it answer 401. A test key revokes only
+    test keys.
 
     Args:
         id (str):
@@ -143,7 +145,8 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[DataBodyRevoked | ErrorBody]:
-    """Revokes a key, at once and for good; later calls with it answer 401.
+    """Revokes a key, at once and for good; later calls with it answer 401. A test key revokes only
+    test keys.
 
     Args:
         id (str):
@@ -170,7 +173,8 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 ) -> DataBodyRevoked | ErrorBody | None:
-    """Revokes a key, at once and for good; later calls with it answer 401.
+    """Revokes a key, at once and for good; later calls with it answer 401. A test key revokes only
+    test keys.
 
     Args:
         id (str):
