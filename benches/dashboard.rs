@@ -49,6 +49,7 @@ fn fill(dir: &std::path::Path, n: usize) -> (String, String) {
         hash: credentials::hash(&key),
         hint: credentials::hint(&key),
         rate_limit: None,
+        scopes: Default::default(),
         active: true,
         revoked_at: None,
         last_used_at: None,

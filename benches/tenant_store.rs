@@ -56,6 +56,7 @@ fn main() {
                 hash: credentials::hash(&k),
                 hint: credentials::hint(&k),
                 rate_limit: None,
+                scopes: Default::default(),
                 active: true,
                 revoked_at: None,
                 last_used_at: None,

@@ -335,6 +335,7 @@ impl From<EngineError> for ApiError {
         match e {
             EngineError::InvalidApiKey => ApiError::InvalidApiKey,
             EngineError::KeyInactive => ApiError::KeyInactive,
+            EngineError::InsufficientScope(m) => ApiError::InsufficientScope(m),
             EngineError::TrialExpired => ApiError::TrialExpired,
             EngineError::TenantSuspended => ApiError::TenantSuspended,
             EngineError::RateLimited { retry_after } => ApiError::RateLimitExceeded { retry_after },

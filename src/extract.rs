@@ -8,7 +8,7 @@ use actix_web::dev::Payload;
 use actix_web::error::PayloadError;
 use actix_web::http::header;
 use actix_web::{web, FromRequest, HttpMessage, HttpRequest};
-use pigeon_actors::storage::model::Environment;
+use pigeon_actors::storage::model::{Environment, Scope, Scopes};
 use pigeon_actors::{Engine, TenantHandle};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
@@ -44,8 +44,30 @@ pub struct Tenant {
     pub key_id: Ulid,
     /// Live or test key.
     pub environment: Environment,
+    /// What the key may do (this call's scope is already checked).
+    pub scopes: Scopes,
     /// The tenant's actor.
     pub handle: TenantHandle,
+}
+
+/// The scope a call needs: `send` for sends, cancels, campaign launch and cancel, detection and
+/// media uploads; `read` for every `GET`; `manage` for the rest.
+pub fn scope_of(method: &str, pattern: &str) -> Scope {
+    const SEND: [(&str, &str); 6] = [
+        ("POST", "/v1/messages"),
+        ("DELETE", "/v1/messages/{id}"),
+        ("POST", "/v1/campaigns/{id}/launch"),
+        ("POST", "/v1/campaigns/{id}/cancel"),
+        ("POST", "/v1/detect"),
+        ("POST", "/v1/media"),
+    ];
+    if method == "GET" {
+        Scope::Read
+    } else if SEND.contains(&(method, pattern)) {
+        Scope::Send
+    } else {
+        Scope::Manage
+    }
 }
 
 impl FromRequest for Tenant {
@@ -62,11 +84,16 @@ impl FromRequest for Tenant {
                 req.extensions_mut().insert(rate);
             }
             let a = admitted?;
+            let needs = scope_of(req.method().as_str(), &req.match_pattern().unwrap_or_default());
+            if !a.scopes.has(needs) {
+                return Err(ApiError::InsufficientScope(pigeon_actors::lacks(needs)));
+            }
             query_refused(&req)?;
             Ok(Tenant {
                 id: a.tenant_id,
                 key_id: a.key_id,
                 environment: a.environment,
+                scopes: a.scopes,
                 handle: engine.tenant(a.tenant_id)?,
             })
         })

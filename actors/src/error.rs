@@ -29,6 +29,9 @@ pub enum EngineError {
         /// Whole seconds until the address may try again.
         retry_after: u64,
     },
+    /// The key lacks the scope the call needs; the text names it.
+    #[error("{0}")]
+    InsufficientScope(String),
     /// A tenant holds the most records of a kind it may; the text names the kind and bound.
     #[error("{0}")]
     LimitReached(String),

@@ -47,6 +47,6 @@ pub use error::{EngineError, Missing};
 pub use failure::FailureCode;
 pub use pigeon_storage as storage;
 pub use tenant::{
-    choose_phone, Admitted, ContactChanges, Credential, Detection, NewCampaign, NewKey, PhoneView,
+    choose_phone, lacks, Admitted, ContactChanges, Credential, Detection, NewCampaign, NewKey, PhoneView,
     QuietHoursPatch, RateInfo, SendRequest, TenantPatch,
 };

@@ -6,20 +6,24 @@ use maud::{html, Markup};
 use pigeon_actors::Engine;
 use serde::Deserialize;
 
-use pigeon_actors::storage::model::{Environment, SessionPrincipal};
+use pigeon_actors::storage::model::{Environment, Scope, Scopes, SessionPrincipal};
 
 use super::*;
 
 /// The environment new keys get by default: the signing-in key's; live for a provider's token.
-async fn session_environment(handle: &pigeon_actors::TenantHandle, s: &Session) -> Environment {
+/// The signed-in key's mode and scopes (an identity provider's sign-in: live, all scopes); a key
+/// revoked meanwhile counts as test, with none.
+async fn session_key(handle: &pigeon_actors::TenantHandle, s: &Session) -> (Environment, Scopes) {
     match &s.principal {
         SessionPrincipal::Key { key_id, .. } => handle
             .list_keys()
             .await
             .ok()
-            .and_then(|ks| ks.into_iter().find(|(k, _)| k.id == *key_id).map(|(k, _)| k.environment))
-            .unwrap_or(Environment::Test),
-        _ => Environment::Live,
+            .and_then(|ks| {
+                ks.into_iter().find(|(k, _)| k.id == *key_id).map(|(k, _)| (k.environment, k.scopes))
+            })
+            .unwrap_or((Environment::Test, Scopes::of([]))),
+        _ => (Environment::Live, Scopes::ALL),
     }
 }
 
@@ -37,18 +41,19 @@ async fn keys_page(engine: &Engine, s: &Session, notice: Option<Markup>, status:
         return html_response(StatusCode::SERVICE_UNAVAILABLE, page("API keys", Some(s), unavailable()));
     };
     let list = handle.list_keys().await.unwrap_or_default();
-    let mine = session_environment(&handle, s).await;
+    let (mine, my_scopes) = session_key(&handle, s).await;
     let body = html! {
         @if let Some(n) = notice { (n) }
         table {
             caption { "Keys in use" }
             tr { th scope="col" { "Name" } th scope="col" { "Key" } th scope="col" { "Environment" }
-                 th scope="col" { "Active" } th scope="col" { "Last used" } th scope="col" { "" } }
+                 th scope="col" { "Scopes" } th scope="col" { "Active" } th scope="col" { "Last used" } th scope="col" { "" } }
             @for (k, _) in &list {
                 tr {
                     td { (k.name) }
                     td { code { (k.hint) } }
                     td { (env_name(k.environment)) }
+                    td { (k.scopes.list().iter().map(|c| c.as_str()).collect::<Vec<_>>().join(", ")) }
                     td { @if k.active { "yes" } @else { "deactivated by the operator" } }
                     td { (k.last_used_at.map(|t| ts(&t)).unwrap_or_else(|| "never".into())) }
                     td { a href={ "/dashboard/keys/" (k.id) "/revoke" } { "Revoke " (k.name) } }
@@ -64,6 +69,19 @@ async fn keys_page(engine: &Engine, s: &Session, notice: Option<Markup>, status:
             select id="environment" name="environment" {
                 @if mine == Environment::Live { option value="live" { "live" } }
                 option value="test" { "test" }
+            }
+            fieldset {
+                legend { "Scopes" }
+                @for scope in Scope::ALL {
+                    @let id = format!("scope-{}", scope.as_str());
+                    @if my_scopes.has(scope) {
+                        input type="checkbox" id=(id) name=(scope.as_str()) checked;
+                    } @else {
+                        input type="checkbox" id=(id) name=(scope.as_str()) disabled;
+                    }
+                    label for=(id) { (scope.as_str()) }
+                    " "
+                }
             }
             div { button type="submit" { "Create key" } }
         }
@@ -81,6 +99,10 @@ pub(super) struct NewKeyForm {
     csrf: String,
     name: String,
     environment: Option<String>,
+    /// The scope checkboxes (`on` when ticked).
+    send: Option<String>,
+    read: Option<String>,
+    manage: Option<String>,
 }
 
 pub(super) async fn create_key(
@@ -102,10 +124,18 @@ pub(super) async fn create_key(
         Some("test") => Some(Environment::Test),
         _ => None,
     };
-    let mine = session_environment(&handle, &s).await;
-    let made = match crate::routes::keys::new_key_request(&form.name, asked, mine) {
-        Ok((name, env)) => handle.create_key(name, None, env).await.map_err(crate::error::ApiError::from),
-        Err(e) => Err(e),
+    let (mine, allowed) = session_key(&handle, &s).await;
+    let ticked: Vec<String> = [("send", &form.send), ("read", &form.read), ("manage", &form.manage)]
+        .into_iter()
+        .filter(|(_, v)| v.is_some())
+        .map(|(n, _)| n.to_owned())
+        .collect();
+    let asked_scopes = crate::routes::keys::key_scopes(Some(ticked), allowed, allowed);
+    let made = match (crate::routes::keys::new_key_request(&form.name, asked, mine), asked_scopes) {
+        (Ok((name, env)), Ok(scopes)) => {
+            handle.create_key(name, None, env, scopes).await.map_err(crate::error::ApiError::from)
+        }
+        (Err(e), _) | (_, Err(e)) => Err(e),
     };
     match made {
         Ok(k) => {

@@ -332,3 +332,47 @@ pub async fn fleet(Admin(engine): Admin) -> Result<HttpResponse, ApiError> {
         .collect();
     Ok(reply(StatusCode::OK, nodes))
 }
+
+/// Body of `POST /admin/v1/tenants/{id}/api-keys`.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RescueKey {
+    /// Label, 1–100 characters.
+    #[schema(min_length = 1, max_length = 100)]
+    pub name: String,
+    /// `live` (default) or `test`.
+    #[serde(default)]
+    #[schema(value_type = Option<String>, example = "live")]
+    pub environment: Option<pigeon_actors::storage::model::Environment>,
+    /// Calls per minute, 1 to the plan's ceiling; the plan's default when omitted.
+    #[serde(default)]
+    #[schema(minimum = 1, maximum = 4294967295_u64)]
+    pub rate_limit: Option<u64>,
+    /// Any of `send`, `read`, `manage` (at least one); all three when omitted.
+    #[serde(default)]
+    #[schema(min_items = 1)]
+    pub scopes: Option<Vec<String>>,
+}
+
+/// The operator's way back in for a tenant that revoked its last key: a new key, shown once
+/// (live and all scopes by default; it counts toward the tenant's 50).
+#[utoipa::path(post, path = "/admin/v1/tenants/{id}/api-keys", operation_id = "create_tenant_key", tag = "operator",
+    security(("admin_token" = [])), params(("id" = String, Path, description = "tenant id")),
+    request_body = RescueKey,
+    responses((status = 201, body = DataBody<KeyCreated>), (status = 400, body = ErrorBody),
+        (status = 404, body = ErrorBody), (status = 409, description = "LIMIT_REACHED: 50 keys", body = ErrorBody)))]
+pub async fn create_tenant_key(
+    Admin(engine): Admin,
+    id: web::Path<String>,
+    body: Result<Json<RescueKey>, ApiError>,
+) -> Result<HttpResponse, ApiError> {
+    use pigeon_actors::storage::model::{Environment, Scopes};
+    let tenant = engine.tenant(parse_id(&id, "tenant")?)?;
+    let Json(b) = body?;
+    let live = Environment::Live;
+    let (name, environment) =
+        super::keys::new_key_request(&b.name, Some(b.environment.unwrap_or(live)), live)?;
+    let scopes = super::keys::key_scopes(b.scopes, Scopes::ALL, Scopes::ALL)?;
+    let key = tenant.create_key(name, b.rate_limit, environment, scopes).await?;
+    Ok(reply(StatusCode::CREATED, KeyCreated::from(key)))
+}

@@ -3,7 +3,7 @@
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use chrono::{DateTime, Utc};
-use pigeon_actors::storage::model::{ApiKeyRecord, Environment};
+use pigeon_actors::storage::model::{ApiKeyRecord, Environment, Scope, Scopes};
 use pigeon_actors::NewKey;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -27,6 +27,11 @@ pub struct CreateKey {
     #[serde(default)]
     #[schema(value_type = Option<String>, example = "live")]
     pub environment: Option<Environment>,
+    /// Any of `send`, `read`, `manage` (at least one); the caller's own when omitted. A key
+    /// gives only scopes it has (else 403 `INSUFFICIENT_SCOPE`).
+    #[serde(default)]
+    #[schema(min_items = 1, example = json!(["send", "read"]))]
+    pub scopes: Option<Vec<String>>,
 }
 
 /// A key as created: the only answer that holds the full key.
@@ -44,6 +49,9 @@ pub struct KeyCreated {
     /// `live` or `test`.
     #[schema(value_type = String)]
     pub environment: Environment,
+    /// What it may do: `send`, `read`, `manage`.
+    #[schema(value_type = Vec<String>)]
+    pub scopes: Scopes,
     /// Creation time.
     #[serde(with = "pigeon_actors::storage::ts")]
     pub created_at: DateTime<Utc>,
@@ -58,6 +66,7 @@ impl From<NewKey> for KeyCreated {
             key: k.key,
             rate_limit: k.effective_rate_limit,
             environment: r.environment,
+            scopes: r.scopes,
             created_at: r.created_at,
         }
     }
@@ -78,6 +87,9 @@ pub struct KeyItem {
     /// `live` or `test`.
     #[schema(value_type = String)]
     pub environment: Environment,
+    /// What it may do: `send`, `read`, `manage`.
+    #[schema(value_type = Vec<String>)]
+    pub scopes: Scopes,
     /// Last successful use; null if never used.
     #[serde(with = "pigeon_actors::storage::ts::option")]
     pub last_used_at: Option<DateTime<Utc>>,
@@ -94,6 +106,7 @@ impl KeyItem {
             key_hint: r.hint,
             rate_limit,
             environment: r.environment,
+            scopes: r.scopes,
             last_used_at: r.last_used_at,
             created_at: r.created_at,
         }
@@ -127,18 +140,40 @@ pub fn new_key_request(
     Ok((name, environment))
 }
 
+/// A new key's scopes: `given` (at least one, each known), else `default`; a scope outside
+/// `allowed` (what the creating key has) is 403 `INSUFFICIENT_SCOPE`.
+pub fn key_scopes(given: Option<Vec<String>>, default: Scopes, allowed: Scopes) -> Result<Scopes, ApiError> {
+    let Some(given) = given else { return Ok(default) };
+    let mut out = Vec::new();
+    for name in &given {
+        out.push(Scope::parse(name).ok_or_else(|| {
+            ApiError::Validation(format!("scopes: unknown scope {name:?}; known: send, read, manage"))
+        })?);
+    }
+    let scopes = Scopes::of(out);
+    if scopes.is_empty() {
+        return Err(ApiError::Validation("scopes: name at least one of send, read, manage".into()));
+    }
+    if !allowed.covers(scopes) {
+        return Err(ApiError::InsufficientScope("scopes: a key gives only scopes it has".into()));
+    }
+    Ok(scopes)
+}
+
 /// Creates a key for the caller's tenant.
 #[utoipa::path(post, path = "/v1/api-keys", tag = "api keys", security(("api_key" = [])),
     request_body = CreateKey,
     responses((status = 201, body = DataBody<KeyCreated>), (status = 400, body = ErrorBody),
-        (status = 401, body = ErrorBody), (status = 429, body = ErrorBody)))]
+        (status = 401, body = ErrorBody), (status = 403, description = "INSUFFICIENT_SCOPE", body = ErrorBody),
+        (status = 429, body = ErrorBody)))]
 pub async fn create(
     tenant: Tenant,
     body: Result<Json<CreateKey>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let Json(body) = body?;
     let (name, environment) = new_key_request(&body.name, body.environment, tenant.environment)?;
-    let key = tenant.handle.create_key(name, body.rate_limit, environment).await?;
+    let scopes = key_scopes(body.scopes, tenant.scopes, tenant.scopes)?;
+    let key = tenant.handle.create_key(name, body.rate_limit, environment, scopes).await?;
     Ok(reply(StatusCode::CREATED, KeyCreated::from(key)))
 }
 

@@ -71,6 +71,7 @@ routes! {
     GET "/admin/v1/tenants" => admin::list_tenants;
     GET "/admin/v1/tenants/{id}" => admin::get_tenant;
     PATCH "/admin/v1/tenants/{id}" => admin::patch_tenant;
+    POST "/admin/v1/tenants/{id}/api-keys" => admin::create_tenant_key;
     POST "/admin/v1/api-keys/{id}/deactivate" => admin::deactivate_key;
     POST "/admin/v1/api-keys/{id}/reactivate" => admin::reactivate_key;
     GET "/admin/v1/fleet" => admin::fleet;

@@ -168,11 +168,17 @@ async fn sign_in_see_the_overview_and_sign_out_in_chromium() {
     c.find(Locator::LinkText("API keys")).await.unwrap().click().await.unwrap();
     c.wait().for_element(Locator::Css("input#name")).await.unwrap();
     c.find(Locator::Css("input#name")).await.unwrap().send_keys("from the dashboard").await.unwrap();
+    // All the session key's scopes are ticked; this key may send and read, not manage.
+    c.find(Locator::Css("input#scope-manage")).await.unwrap().click().await.unwrap();
     c.find(Locator::XPath("//button[text()='Create key']")).await.unwrap().click().await.unwrap();
     c.wait().for_element(Locator::Css("code#new-key")).await.unwrap();
     let made = c.find(Locator::Css("code#new-key")).await.unwrap().text().await.unwrap();
     assert!(made.starts_with("svc_live_"), "{made}");
-    app.list_keys(&made).await.expect(200, None); // it works on the API
+    let listed = app.list_keys(&made).await.expect(200, None); // it works on the API
+    let row =
+        listed.data().as_array().unwrap().iter().find(|k| k["name"] == "from the dashboard").unwrap().clone();
+    assert_eq!(row["scopes"], serde_json::json!(["send", "read"]));
+    assert!(text(&c).await.contains("send, read"), "the list shows its scopes");
     shot(&c, "key-created").await;
     c.goto(&format!("{}/dashboard/keys", app.base)).await.unwrap();
     assert!(!text(&c).await.contains(&made), "shown once only");

@@ -185,3 +185,91 @@ async fn test_mode_is_walled_off_from_live() {
     app.revoke_key(&t.test, &test_id).await.expect(200, None);
     app.list_keys(&test_key).await.expect(401, Some("INVALID_API_KEY"));
 }
+
+/// `scopes`: `send`, `read`, `manage`; a call outside its key's is 403 `INSUFFICIENT_SCOPE`
+/// (after the credential); a key gives only scopes it has, its own by default.
+#[actix_web::test]
+async fn a_key_does_only_what_its_scopes_allow() {
+    let app = spawn_app().await;
+    let t = app.create_tenant("growth").await;
+    app.sim_phone(&t.id, "+14155550001", 0).await;
+    let made = |key: &str, body: serde_json::Value| {
+        let (api, key) = (app.api.clone(), key.to_owned());
+        async move { api.call("POST", "/v1/api-keys", Some(&key), Some(body)).await }
+    };
+    let r = made(&t.live, json!({"name": "reader", "scopes": ["read"]})).await.expect(201, None);
+    assert_eq!(r.data()["scopes"], json!(["read"]));
+    let reader = r.data()["key"].as_str().unwrap().to_owned();
+    let r = made(&t.live, json!({"name": "sender", "scopes": ["send", "send"]})).await.expect(201, None);
+    let sender = r.data()["key"].as_str().unwrap().to_owned();
+    let listed = app.list_keys(&t.live).await.expect(200, None);
+    assert_eq!(listed.data()[0]["scopes"], json!(["send", "read", "manage"]), "a key from before: all three");
+
+    let id = app.send_ok(&sender, "+14155550100").await;
+    app.call("GET", &format!("/v1/messages/{id}"), Some(&reader), None).await.expect(200, None);
+    for (method, path, key, body) in [
+        ("POST", "/v1/messages".to_owned(), &reader, Some(json!({"to": "+14155550101", "body": "x"}))),
+        ("POST", "/v1/templates".to_owned(), &reader, Some(json!({"name": "t", "body": "b"}))),
+        ("DELETE", format!("/v1/api-keys/{}", listed.data()[0]["id"].as_str().unwrap()), &reader, None),
+        ("GET", format!("/v1/messages/{id}"), &sender, None),
+        (
+            "POST",
+            "/v1/webhooks".to_owned(),
+            &sender,
+            Some(json!({"url": "https://example.com/h", "events": ["message.failed"]})),
+        ),
+    ] {
+        let r = app.call(method, &path, Some(key), body).await.expect(403, Some("INSUFFICIENT_SCOPE"));
+        assert!(r.body["error"].as_str().unwrap().contains("scope"), "{method} {path}: {}", r.body);
+    }
+    // A send with a bad body and no `send` scope: the scope is answered first.
+    app.send(&reader, json!({"to": "nope"})).await.expect(403, Some("INSUFFICIENT_SCOPE"));
+    app.call("GET", "/v1/messages", Some("svc_live_wrong"), None).await.expect(401, Some("INVALID_API_KEY"));
+
+    // Creating keys needs `manage`; a key gives only what it has, its own scopes by default.
+    let r = made(&t.live, json!({"name": "ops", "scopes": ["read", "manage"]})).await.expect(201, None);
+    let ops = r.data()["key"].as_str().unwrap().to_owned();
+    made(&reader, json!({"name": "x"})).await.expect(403, Some("INSUFFICIENT_SCOPE"));
+    made(&ops, json!({"name": "x", "scopes": ["send"]})).await.expect(403, Some("INSUFFICIENT_SCOPE"));
+    let r = made(&ops, json!({"name": "x"})).await.expect(201, None);
+    assert_eq!(r.data()["scopes"], json!(["read", "manage"]));
+    for body in [json!({"name": "x", "scopes": []}), json!({"name": "x", "scopes": ["write"]})] {
+        made(&t.live, body).await.expect(400, Some("VALIDATION_ERROR"));
+    }
+}
+
+/// A tenant that revoked its last key gets one from the operator: live, all scopes by default.
+#[actix_web::test]
+async fn the_operator_mints_a_key_for_a_tenant_locked_out() {
+    let app = spawn_app().await;
+    let t = app.create_tenant("growth").await;
+    let keys = app.list_keys(&t.live).await.expect(200, None);
+    let test_id = keys.data().as_array().unwrap().iter().find(|k| k["environment"] == "test").unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let live_id = keys.data().as_array().unwrap().iter().find(|k| k["environment"] == "live").unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    app.revoke_key(&t.live, &test_id).await.expect(200, None);
+    app.revoke_key(&t.live, &live_id).await.expect(200, None);
+    app.list_keys(&t.live).await.expect(401, Some("INVALID_API_KEY"));
+
+    let path = format!("/admin/v1/tenants/{}/api-keys", t.id);
+    let r = app.call("POST", &path, Some(ADMIN), Some(json!({"name": "rescue"}))).await.expect(201, None);
+    assert_eq!(
+        (r.data()["environment"].as_str(), &r.data()["scopes"]),
+        (Some("live"), &json!(["send", "read", "manage"]))
+    );
+    let rescue = r.data()["key"].as_str().unwrap().to_owned();
+    assert_eq!(app.list_keys(&rescue).await.expect(200, None).data().as_array().unwrap().len(), 1);
+    let body = json!({"name": "look", "environment": "test", "scopes": ["read"]});
+    let r = app.call("POST", &path, Some(ADMIN), Some(body)).await.expect(201, None);
+    assert_eq!((r.data()["environment"].as_str(), &r.data()["scopes"]), (Some("test"), &json!(["read"])));
+    app.call("POST", &path, Some(&rescue), Some(json!({"name": "x"})))
+        .await
+        .expect(401, Some("INVALID_API_KEY"));
+    let nobody = format!("/admin/v1/tenants/{}/api-keys", ulid::Ulid::nil());
+    app.call("POST", &nobody, Some(ADMIN), Some(json!({"name": "x"}))).await.expect(404, None);
+}

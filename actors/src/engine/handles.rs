@@ -78,14 +78,15 @@ impl TenantHandle {
         self.ask(tenant::CancelCampaign(id)).await?
     }
 
-    /// Creates a key; answers once it is on disk.
+    /// Creates a key with `scopes`; answers once it is on disk.
     pub async fn create_key(
         &self,
         name: String,
         rate_limit: Option<u64>,
         environment: Environment,
+        scopes: pigeon_storage::model::Scopes,
     ) -> Result<NewKey, EngineError> {
-        self.ask(tenant::CreateKey { name, rate_limit, environment }).await?
+        self.ask(tenant::CreateKey { name, rate_limit, environment, scopes }).await?
     }
 
     /// Unrevoked keys, oldest first, with the rate in force.

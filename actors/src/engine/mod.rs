@@ -20,7 +20,8 @@ use std::sync::{Arc, Mutex, RwLock};
 use actix::prelude::*;
 use pigeon_storage::fleet::Acquired;
 use pigeon_storage::model::{
-    Environment, MessageRecord, PhoneDriver, Plan, QuietHours, SimSettings, TenantRecord, TenantStatus,
+    Environment, MessageRecord, PhoneDriver, Plan, QuietHours, Scopes, SimSettings, TenantRecord,
+    TenantStatus,
 };
 use pigeon_storage::Store;
 use ulid::Ulid;
@@ -439,8 +440,15 @@ impl Engine {
             created_at: now,
         };
         let new = |env: Environment, name: &str| {
-            let (record, key) =
-                tenant::new_key(self.inner.store.new_id(), tenant.id, name.into(), env, None, now);
+            let (record, key) = tenant::new_key(
+                self.inner.store.new_id(),
+                tenant.id,
+                name.into(),
+                env,
+                None,
+                Scopes::ALL,
+                now,
+            );
             let effective_rate_limit = record.effective_rate_limit(plan);
             NewKey { record, key, effective_rate_limit }
         };

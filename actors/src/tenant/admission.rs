@@ -27,6 +27,8 @@ pub struct Admitted {
     pub key_id: Ulid,
     /// Live or test.
     pub environment: Environment,
+    /// What the key may do (all three for an identity-provider token).
+    pub scopes: pigeon_storage::model::Scopes,
 }
 
 /// The key's rate state, for the `X-RateLimit-*` headers.
@@ -164,9 +166,11 @@ impl TenantActor {
             return (None, Err(EngineError::TrialExpired));
         }
         self.active(now);
+        let mut scopes = pigeon_storage::model::Scopes::ALL;
         let checked = match who {
             Credential::Key { key_id, .. } => {
                 let key = self.keys.get_mut(key_id).expect("checked above");
+                scopes = key.rec.scopes;
                 key.rec.last_used_at = Some(now);
                 key.dirty = true;
                 check(key.limiter.as_ref(), &self.clock)
@@ -198,6 +202,6 @@ impl TenantActor {
                 return (rate, Err(e));
             }
         }
-        (rate, Ok(Admitted { tenant_id: self.tenant.id, key_id, environment }))
+        (rate, Ok(Admitted { tenant_id: self.tenant.id, key_id, environment, scopes }))
     }
 }

@@ -3,7 +3,7 @@
 
 use actix::prelude::*;
 use chrono::{DateTime, Utc};
-use pigeon_storage::model::{ApiKeyRecord, Environment, Plan};
+use pigeon_storage::model::{ApiKeyRecord, Environment, Plan, Scopes};
 use ulid::Ulid;
 
 use super::{limiter, KeyState, TenantActor};
@@ -27,6 +27,7 @@ pub(crate) struct CreateKey {
     pub name: String,
     pub rate_limit: Option<u64>,
     pub environment: Environment,
+    pub scopes: Scopes,
 }
 
 impl Handler<CreateKey> for TenantActor {
@@ -62,6 +63,7 @@ impl Handler<CreateKey> for TenantActor {
                 msg.name,
                 msg.environment,
                 rate_limit,
+                msg.scopes,
                 self.clock.now(),
             );
             self.store.keys().put(&rec)?;
@@ -151,6 +153,7 @@ pub(crate) fn new_key(
     name: String,
     environment: Environment,
     rate_limit: Option<u32>,
+    scopes: Scopes,
     now: DateTime<Utc>,
 ) -> (ApiKeyRecord, String) {
     let key = credentials::generate(environment.prefix());
@@ -162,6 +165,7 @@ pub(crate) fn new_key(
         hash: credentials::hash(&key),
         hint: credentials::hint(&key),
         rate_limit,
+        scopes,
         active: true,
         revoked_at: None,
         last_used_at: None,

@@ -51,7 +51,7 @@ pub use phones::PhoneView;
 pub(crate) use phones::{AddPhone, ListPhones, PhoneSlot, RemovePhone, UpdatePhone};
 pub use records::{render, ContactChanges};
 pub(crate) use records::{DeleteContact, DeleteTemplate, PutContact, PutTemplate};
-pub use send::{choose_phone, SendRequest};
+pub use send::{choose_phone, lacks, SendRequest};
 pub(crate) use send::{AdmitSend, Send, NEW_CONTACTS};
 pub(crate) use webhooks::{
     CreateWebhook, DeleteWebhook, ListWebhooks, PatchWebhook, RecoverWebhook, RetryDelivery, RotateSecret,

@@ -22,6 +22,12 @@ use crate::error::Missing;
 use crate::phone::{self, PhoneActor};
 use crate::scheduler::{self, Scheduler};
 use crate::{credentials, quiet, zones, EngineError};
+use pigeon_storage::model::Scope;
+
+/// The refusal of a call outside its key's scopes.
+pub fn lacks(s: Scope) -> String {
+    format!("This key lacks the `{}` scope this call needs.", s.as_str())
+}
 
 /// A validated send.
 #[derive(Debug, Clone)]
@@ -197,6 +203,10 @@ impl Handler<AdmitSend> for TenantActor {
 
     fn handle(&mut self, msg: AdmitSend, ctx: &mut Self::Context) -> Self::Result {
         let (rate, admitted) = self.admit(&msg.who);
+        let admitted = admitted.and_then(|a| match a.scopes.has(Scope::Send) {
+            true => Ok(a),
+            false => Err(EngineError::InsufficientScope(lacks(Scope::Send))),
+        });
         let (Ok(a), Some(mut req)) = (&admitted, msg.req) else {
             return Box::pin(std::future::ready((rate, admitted.map(|_| None))));
         };

@@ -143,6 +143,100 @@ impl Environment {
     }
 }
 
+/// One thing a key may do: `send` (sends, cancels, campaign launch and cancel, detection, media
+/// uploads), `read` (every `GET`), `manage` (everything else).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// Send and cancel.
+    Send,
+    /// Read.
+    Read,
+    /// Change the account's records.
+    Manage,
+}
+
+impl Scope {
+    /// Every scope, in the order the API lists them.
+    pub const ALL: [Scope; 3] = [Scope::Send, Scope::Read, Scope::Manage];
+
+    /// The API's name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Scope::Send => "send",
+            Scope::Read => "read",
+            Scope::Manage => "manage",
+        }
+    }
+
+    /// The scope of an API name.
+    pub fn parse(s: &str) -> Option<Scope> {
+        Scope::ALL.into_iter().find(|c| c.as_str() == s)
+    }
+
+    fn bit(self) -> u8 {
+        1 << self as u8
+    }
+}
+
+/// A set of scopes, stored and shown as a list of names (`["send", "read"]`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Scopes(u8);
+
+impl Scopes {
+    /// All three: what keys made before scopes existed, the operator and identity tokens have.
+    pub const ALL: Scopes = Scopes(0b111);
+
+    /// The set of `list`.
+    pub fn of(list: impl IntoIterator<Item = Scope>) -> Scopes {
+        Scopes(list.into_iter().fold(0, |b, s| b | s.bit()))
+    }
+
+    /// Whether `s` is in the set.
+    pub fn has(self, s: Scope) -> bool {
+        self.0 & s.bit() != 0
+    }
+
+    /// Whether every scope of `other` is in this set.
+    pub fn covers(self, other: Scopes) -> bool {
+        other.0 & !self.0 == 0
+    }
+
+    /// Whether it is empty.
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Its scopes, in [`Scope::ALL`]'s order.
+    pub fn list(self) -> Vec<Scope> {
+        Scope::ALL.into_iter().filter(|s| self.has(*s)).collect()
+    }
+}
+
+impl Default for Scopes {
+    fn default() -> Self {
+        Scopes::ALL
+    }
+}
+
+impl Serialize for Scopes {
+    fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        ser.collect_seq(self.list().into_iter().map(Scope::as_str))
+    }
+}
+
+impl<'de> Deserialize<'de> for Scopes {
+    fn deserialize<D: serde::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        let names = Vec::<String>::deserialize(de)?;
+        let mut out = Vec::new();
+        for n in names {
+            out.push(
+                Scope::parse(&n).ok_or_else(|| serde::de::Error::custom(format!("unknown scope {n:?}")))?,
+            );
+        }
+        Ok(Scopes::of(out))
+    }
+}
+
 /// An API key as stored: never the key itself, only its SHA-256.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ApiKeyRecord {
@@ -160,6 +254,9 @@ pub struct ApiKeyRecord {
     pub hint: String,
     /// Custom calls per minute; `None` follows the plan.
     pub rate_limit: Option<u32>,
+    /// What it may do; all three for a key made before scopes existed.
+    #[serde(default)]
+    pub scopes: Scopes,
     /// False while the operator has deactivated it (403 `KEY_INACTIVE`).
     pub active: bool,
     /// Set once, by revocation; a revoked key never authenticates again.
@@ -198,6 +295,7 @@ mod tests {
             hash: "ab".repeat(32),
             hint: "...abcd".into(),
             rate_limit: Some(150),
+            scopes: Default::default(),
             active: true,
             revoked_at: None,
             last_used_at: None,

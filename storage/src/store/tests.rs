@@ -105,6 +105,7 @@ fn key(t: Ulid, hash: &str) -> ApiKeyRecord {
         hash: hash.into(),
         hint: "...abcd".into(),
         rate_limit: None,
+        scopes: Default::default(),
         active: true,
         revoked_at: None,
         last_used_at: None,

@@ -140,6 +140,7 @@ from .release_body import ReleaseBody
 from .released import Released
 from .reported_status import ReportedStatus
 from .requested_channel import RequestedChannel
+from .rescue_key import RescueKey
 from .revoked import Revoked
 from .secret_rotated import SecretRotated
 from .send_body import SendBody
@@ -299,6 +300,7 @@ __all__ = (
     "Released",
     "ReportedStatus",
     "RequestedChannel",
+    "RescueKey",
     "Revoked",
     "SecretRotated",
     "SendBody",

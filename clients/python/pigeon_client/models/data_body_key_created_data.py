@@ -22,6 +22,7 @@ class DataBodyKeyCreatedData:
         id (str): Key id (ULID).
         key (str): The full key. Store it now: it is never shown again.
         name (str): Label.
+        scopes (list[str]): What it may do: `send`, `read`, `manage`.
         rate_limit (int | None | Unset): Calls per minute; null is unlimited (scale plan).
     """
 
@@ -30,6 +31,7 @@ class DataBodyKeyCreatedData:
     id: str
     key: str
     name: str
+    scopes: list[str]
     rate_limit: int | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -43,6 +45,8 @@ class DataBodyKeyCreatedData:
         key = self.key
 
         name = self.name
+
+        scopes = self.scopes
 
         rate_limit: int | None | Unset
         if isinstance(self.rate_limit, Unset):
@@ -59,6 +63,7 @@ class DataBodyKeyCreatedData:
                 "id": id,
                 "key": key,
                 "name": name,
+                "scopes": scopes,
             }
         )
         if rate_limit is not UNSET:
@@ -79,6 +84,8 @@ class DataBodyKeyCreatedData:
 
         name = d.pop("name")
 
+        scopes = cast(list[str], d.pop("scopes"))
+
         def _parse_rate_limit(data: object) -> int | None | Unset:
             if data is None:
                 return data
@@ -94,6 +101,7 @@ class DataBodyKeyCreatedData:
             id=id,
             key=key,
             name=name,
+            scopes=scopes,
             rate_limit=rate_limit,
         )
 

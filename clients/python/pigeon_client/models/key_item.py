@@ -22,6 +22,7 @@ class KeyItem:
         id (str): Key id (ULID).
         key_hint (str): `...` and the key's last four characters.
         name (str): Label.
+        scopes (list[str]): What it may do: `send`, `read`, `manage`.
         last_used_at (datetime.datetime | None | Unset): Last successful use; null if never used.
         rate_limit (int | None | Unset): Calls per minute in force; null is unlimited.
     """
@@ -31,6 +32,7 @@ class KeyItem:
     id: str
     key_hint: str
     name: str
+    scopes: list[str]
     last_used_at: datetime.datetime | None | Unset = UNSET
     rate_limit: int | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -45,6 +47,8 @@ class KeyItem:
         key_hint = self.key_hint
 
         name = self.name
+
+        scopes = self.scopes
 
         last_used_at: None | str | Unset
         if isinstance(self.last_used_at, Unset):
@@ -69,6 +73,7 @@ class KeyItem:
                 "id": id,
                 "key_hint": key_hint,
                 "name": name,
+                "scopes": scopes,
             }
         )
         if last_used_at is not UNSET:
@@ -90,6 +95,8 @@ class KeyItem:
         key_hint = d.pop("key_hint")
 
         name = d.pop("name")
+
+        scopes = cast(list[str], d.pop("scopes"))
 
         def _parse_last_used_at(data: object) -> datetime.datetime | None | Unset:
             if data is None:
@@ -123,6 +130,7 @@ class KeyItem:
             id=id,
             key_hint=key_hint,
             name=name,
+            scopes=scopes,
             last_used_at=last_used_at,
             rate_limit=rate_limit,
         )

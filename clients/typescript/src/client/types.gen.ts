@@ -340,6 +340,11 @@ export type CreateKey = {
      * Calls per minute, 1 to the plan's ceiling; the plan's default when omitted.
      */
     rate_limit?: number | null;
+    /**
+     * Any of `send`, `read`, `manage` (at least one); the caller's own when omitted. A key
+     * gives only scopes it has (else 403 `INSUFFICIENT_SCOPE`).
+     */
+    scopes?: Array<string> | null;
 };
 
 /**
@@ -783,6 +788,10 @@ export type DataBodyKeyCreated = {
          * Calls per minute; null is unlimited (scale plan).
          */
         rate_limit?: number | null;
+        /**
+         * What it may do: `send`, `read`, `manage`.
+         */
+        scopes: Array<string>;
     };
 };
 
@@ -1632,6 +1641,10 @@ export type KeyCreated = {
      * Calls per minute; null is unlimited (scale plan).
      */
     rate_limit?: number | null;
+    /**
+     * What it may do: `send`, `read`, `manage`.
+     */
+    scopes: Array<string>;
 };
 
 /**
@@ -1666,6 +1679,10 @@ export type KeyItem = {
      * Calls per minute in force; null is unlimited.
      */
     rate_limit?: number | null;
+    /**
+     * What it may do: `send`, `read`, `manage`.
+     */
+    scopes: Array<string>;
 };
 
 /**
@@ -1897,6 +1914,10 @@ export type ListBodyKeyItem = {
          * Calls per minute in force; null is unlimited.
          */
         rate_limit?: number | null;
+        /**
+         * What it may do: `send`, `read`, `manage`.
+         */
+        scopes: Array<string>;
     }>;
     /**
      * Pass as `after` for the next page; null at the end.
@@ -2546,6 +2567,28 @@ export type ReportedStatus = 'sent' | 'delivered' | 'failed' | 'read';
  * The channels a send may ask for.
  */
 export type RequestedChannel = 'auto' | 'imessage' | 'sms';
+
+/**
+ * Body of `POST /admin/v1/tenants/{id}/api-keys`.
+ */
+export type RescueKey = {
+    /**
+     * `live` (default) or `test`.
+     */
+    environment?: string | null;
+    /**
+     * Label, 1–100 characters.
+     */
+    name: string;
+    /**
+     * Calls per minute, 1 to the plan's ceiling; the plan's default when omitted.
+     */
+    rate_limit?: number | null;
+    /**
+     * Any of `send`, `read`, `manage` (at least one); all three when omitted.
+     */
+    scopes?: Array<string> | null;
+};
 
 /**
  * Answer of a revocation.
@@ -3445,6 +3488,68 @@ export type OperatorPatchTenantResponses = {
 
 export type OperatorPatchTenantResponse = OperatorPatchTenantResponses[keyof OperatorPatchTenantResponses];
 
+export type OperatorCreateTenantKeyData = {
+    body: RescueKey;
+    path: {
+        /**
+         * tenant id
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/admin/v1/tenants/{id}/api-keys';
+};
+
+export type OperatorCreateTenantKeyErrors = {
+    /**
+     * VALIDATION_ERROR: a field, parameter or the body is invalid (the text names it)
+     */
+    400: ErrorBody;
+    /**
+     * INVALID_API_KEY: the key or token is missing, malformed or revoked, or a JWT was refused
+     */
+    401: ErrorBody;
+    /**
+     * NOT_FOUND: no such record in this account (ids of other tenants included)
+     */
+    404: ErrorBody;
+    /**
+     * REQUEST_TIMEOUT: the body did not arrive within 10 s
+     */
+    408: ErrorBody;
+    /**
+     * LIMIT_REACHED: 50 keys
+     */
+    409: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the body is over 1 MiB
+     */
+    413: ErrorBody;
+    /**
+     * RATE_LIMIT_EXCEEDED: 10 failed operator tokens from this address within a minute; every attempt is refused until the minute is over (with `Retry-After`)
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR: a bug; details are in the server's log
+     */
+    500: ErrorBody;
+    /**
+     * STORAGE_UNAVAILABLE: the disk is full or failing (with `Retry-After`)
+     */
+    503: ErrorBody;
+};
+
+export type OperatorCreateTenantKeyError = OperatorCreateTenantKeyErrors[keyof OperatorCreateTenantKeyErrors];
+
+export type OperatorCreateTenantKeyResponses = {
+    /**
+     * Created
+     */
+    201: DataBodyKeyCreated;
+};
+
+export type OperatorCreateTenantKeyResponse = OperatorCreateTenantKeyResponses[keyof OperatorCreateTenantKeyResponses];
+
 export type OperationsNoopData = {
     body: SendBody;
     path?: never;
@@ -3909,7 +4014,7 @@ export type ApiKeysCreateErrors = {
      */
     401: ErrorBody;
     /**
-     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED
+     * INSUFFICIENT_SCOPE; KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED
      */
     403: ErrorBody;
     /**

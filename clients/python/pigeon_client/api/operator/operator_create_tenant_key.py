@@ -1,0 +1,226 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.data_body_key_created import DataBodyKeyCreated
+from ...models.error_body import ErrorBody
+from ...models.rescue_key import RescueKey
+from ...types import Response
+
+
+def _get_kwargs(
+    id: str,
+    *,
+    body: RescueKey,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/admin/v1/tenants/{id}/api-keys".format(
+            id=quote(str(id), safe=""),
+        ),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> DataBodyKeyCreated | ErrorBody | None:
+    if response.status_code == 201:
+        response_201 = DataBodyKeyCreated.from_dict(response.json())
+
+        return response_201
+
+    if response.status_code == 400:
+        response_400 = ErrorBody.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorBody.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 404:
+        response_404 = ErrorBody.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 408:
+        response_408 = ErrorBody.from_dict(response.json())
+
+        return response_408
+
+    if response.status_code == 409:
+        response_409 = ErrorBody.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = ErrorBody.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 429:
+        response_429 = ErrorBody.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = ErrorBody.from_dict(response.json())
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[DataBodyKeyCreated | ErrorBody]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+    body: RescueKey,
+) -> Response[DataBodyKeyCreated | ErrorBody]:
+    """The operator's way back in for a tenant that revoked its last key: a new key, shown once
+    (live and all scopes by default; it counts toward the tenant's 50).
+
+    Args:
+        id (str):
+        body (RescueKey): Body of `POST /admin/v1/tenants/{id}/api-keys`.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[DataBodyKeyCreated | ErrorBody]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+    body: RescueKey,
+) -> DataBodyKeyCreated | ErrorBody | None:
+    """The operator's way back in for a tenant that revoked its last key: a new key, shown once
+    (live and all scopes by default; it counts toward the tenant's 50).
+
+    Args:
+        id (str):
+        body (RescueKey): Body of `POST /admin/v1/tenants/{id}/api-keys`.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        DataBodyKeyCreated | ErrorBody
+    """
+
+    return sync_detailed(
+        id=id,
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+    body: RescueKey,
+) -> Response[DataBodyKeyCreated | ErrorBody]:
+    """The operator's way back in for a tenant that revoked its last key: a new key, shown once
+    (live and all scopes by default; it counts toward the tenant's 50).
+
+    Args:
+        id (str):
+        body (RescueKey): Body of `POST /admin/v1/tenants/{id}/api-keys`.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[DataBodyKeyCreated | ErrorBody]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+    body: RescueKey,
+) -> DataBodyKeyCreated | ErrorBody | None:
+    """The operator's way back in for a tenant that revoked its last key: a new key, shown once
+    (live and all scopes by default; it counts toward the tenant's 50).
+
+    Args:
+        id (str):
+        body (RescueKey): Body of `POST /admin/v1/tenants/{id}/api-keys`.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        DataBodyKeyCreated | ErrorBody
+    """
+
+    return (
+        await asyncio_detailed(
+            id=id,
+            client=client,
+            body=body,
+        )
+    ).parsed
