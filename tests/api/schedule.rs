@@ -156,3 +156,26 @@ async fn held_messages_survive_a_restart_and_overdue_ones_go_at_once() {
     app.clock.set("2026-11-23T16:00:00Z".parse().unwrap());
     app.wait_status(&t.live, &la, "delivered").await;
 }
+
+/// Countries with several zones: each number is held by its own region's night, from the table
+/// generated from libphonenumber. At 19:05 UTC it is 03:05 in Perth, 05:05 in Vladivostok, 22:05
+/// in Moscow, afternoon in São Paulo and Manaus.
+#[actix_web::test]
+async fn quiet_hours_follow_the_recipients_region_in_a_country_of_several_zones() {
+    let app = spawn_app_at("2026-11-22T19:05:00Z").await;
+    let t = app.create_tenant_default("starter").await;
+    app.sim_phone(&t.id, "+14155550999", 5).await;
+    for (to, at) in [
+        ("+61892345678", Some("2026-11-23T00:00:00.000Z")), // 08:00 in Perth (UTC+8)
+        ("+74232123456", Some("2026-11-22T22:00:00.000Z")), // 08:00 in Vladivostok (UTC+10)
+        ("+74951234567", Some("2026-11-23T05:00:00.000Z")), // 08:00 in Moscow (UTC+3)
+        // Not placed closer than Australia: held by the westernmost zone it may be in (Cocos,
+        // UTC+6:30), which is past 08:00 in Perth too; before, `+61` meant Sydney's 08:00.
+        ("+61812345678", Some("2026-11-23T01:30:00.000Z")),
+        ("+5511912345678", None),
+        ("+5592912345678", None),
+    ] {
+        let m = held(&app, &t.live, to).await;
+        assert_eq!(m.get("scheduled_at").and_then(Value::as_str), at, "{to}: {m}");
+    }
+}
