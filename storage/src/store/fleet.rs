@@ -80,13 +80,30 @@ impl Store {
     }
 
     /// The tenants that owe work: messages for phones, webhook deliveries, held messages,
-    /// running campaigns.
+    /// running campaigns, and an agent phone last announced online (whose going quiet someone
+    /// must announce).
     fn owing(&self) -> Result<Vec<Vec<u8>>, StoreError> {
         let mut owing: std::collections::BTreeSet<Ulid> = std::collections::BTreeSet::new();
         owing.extend(self.inner.lists.pending.entries()?.into_iter().map(|(_, t)| t));
         owing.extend(self.inner.lists.due.entries()?.into_iter().map(|(_, t)| t));
         owing.extend(self.messages().scheduled()?.into_iter().map(|h| h.tenant_id));
         owing.extend(self.campaigns().running()?.into_iter().map(|c| c.tenant_id));
+        let mut after = None;
+        loop {
+            let page = self.phones().page(after, 1000)?;
+            after = page.last().map(|p| p.id);
+            let done = page.len() < 1000;
+            owing.extend(
+                page.into_iter()
+                    .filter(|p| {
+                        p.driver == crate::model::PhoneDriver::Agent && p.announced_online == Some(true)
+                    })
+                    .map(|p| p.tenant_id),
+            );
+            if done {
+                break;
+            }
+        }
         Ok(owing.into_iter().map(|t| t.to_bytes().to_vec()).collect())
     }
 
