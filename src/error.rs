@@ -104,6 +104,8 @@ pub enum ApiError {
     IdempotencyKeyReused,
     /// 409: the record's state does not allow the change (e.g. cancelling a sent message).
     InvalidTransition(String),
+    /// 410: an event cursor older than the events kept.
+    CursorExpired,
     /// 503: the server is not ready (starting or stopping).
     NotReady,
     /// 503: the store cannot write (a full or failing disk); reads still answer.
@@ -153,6 +155,7 @@ impl ApiError {
             StorageUnavailable => "STORAGE_UNAVAILABLE",
             Overloaded => "OVERLOADED",
             InvalidTransition(_) => "INVALID_STATUS_TRANSITION",
+            CursorExpired => "CURSOR_EXPIRED",
             IdempotencyKeyReused => "IDEMPOTENCY_KEY_REUSED",
             DuplicateTemplate(_) => "DUPLICATE_TEMPLATE",
             Internal => FailureCode::InternalError.as_str(),
@@ -233,6 +236,9 @@ impl ApiError {
                 "This Idempotency-Key was used in the last 24 hours for a different request.".into()
             }
             DuplicateTemplate(name) => format!("name: a template named {name:?} already exists."),
+            CursorExpired => "after: events after this cursor were deleted (they are kept for the retention \
+                              period); read again from the oldest kept, without after."
+                .into(),
             Internal => "Unexpected server failure.".into(),
         }
     }
@@ -314,6 +320,7 @@ impl ResponseError for ApiError {
             RequestTimeout => StatusCode::REQUEST_TIMEOUT,
             HeadersTooLarge => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
             MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            CursorExpired => StatusCode::GONE,
         }
     }
 
@@ -349,6 +356,7 @@ impl From<EngineError> for ApiError {
                 ApiError::NoPhoneAvailable { from, retry_after }
             }
             EngineError::InvalidTransition(m) => ApiError::InvalidTransition(m),
+            EngineError::CursorExpired => ApiError::CursorExpired,
             EngineError::IdempotencyKeyReused => ApiError::IdempotencyKeyReused,
             EngineError::DetectionUnavailable => ApiError::DetectionUnavailable,
             EngineError::InvalidTemplate(t) => ApiError::InvalidTemplate(format!(

@@ -251,12 +251,20 @@ async fn send_on(
         out = out.insert_header((NODE_CLIENT, peer.ip().to_string()));
     }
     let mut answer = out.send_body(body).await.map_err(|e| e.to_string())?;
-    let bytes = answer.body().limit(MAX_ANSWER).await.map_err(|e| e.to_string())?;
     let mut res = HttpResponse::build(answer.status());
     for (name, value) in answer.headers() {
         if !hop_by_hop(name) && name != header::DATE {
             res.append_header((name.clone(), value.clone()));
         }
     }
+    // An event stream is passed on as it comes (it lasts minutes); any other answer whole.
+    let streamed = answer
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"text/event-stream"));
+    if streamed {
+        return Ok(res.streaming(answer));
+    }
+    let bytes = answer.body().limit(MAX_ANSWER).await.map_err(|e| e.to_string())?;
     Ok(res.body(bytes))
 }

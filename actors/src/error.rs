@@ -63,6 +63,9 @@ pub enum EngineError {
         /// daily limit, else 30.
         retry_after: u64,
     },
+    /// An event cursor from before events it would have read were pruned (`GET /v1/events`).
+    #[error("cursor expired")]
+    CursorExpired,
     /// The change is not allowed from the record's current state; the text says why.
     #[error("{0}")]
     InvalidTransition(String),

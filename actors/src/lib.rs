@@ -39,9 +39,10 @@ pub mod webhook;
 pub mod zones;
 
 pub use engine::{
-    check_admin_token, name_thread, AgentHandle, CreatedTenant, Demo, Depths, Engine, EngineConfig,
-    LocatedKey, NodeStamp, Route, Session, TenantHandle, TenantReads, Usage, DEFAULT_ACTOR_IDLE,
-    DEFAULT_RETENTION, MAX_LIST_READ, MIN_ADMIN_TOKEN, SESSION_IDLE, SIGN_IN_FORM_TTL,
+    check_admin_token, name_thread, parse_types, AgentHandle, CreatedTenant, Demo, Depths, Engine,
+    EngineConfig, EventBatch, EventQuery, LocatedKey, NodeStamp, Route, Session, TenantHandle, TenantReads,
+    Usage, DEFAULT_ACTOR_IDLE, DEFAULT_RETENTION, MAX_LIST_READ, MIN_ADMIN_TOKEN, SESSION_IDLE,
+    SIGN_IN_FORM_TTL,
 };
 pub use error::{EngineError, Missing};
 pub use failure::FailureCode;

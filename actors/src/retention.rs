@@ -44,7 +44,7 @@ const SCAN_EVERY: Duration = Duration::from_secs(60);
 const COUNTER_SCAN_EVERY: Duration = Duration::from_secs(3_600);
 
 /// What a pass counts, by the `kind` label of `pigeon_retention_deleted_total`.
-const KINDS: [&str; 5] = ["message", "delivery", "idempotency_key", "detection", "counter"];
+const KINDS: [&str; 6] = ["message", "delivery", "idempotency_key", "detection", "counter", "event"];
 
 pub(crate) struct Sweeper {
     store: Store,
@@ -116,6 +116,7 @@ impl Sweeper {
         // the tenants' batches below delete the rest (records from before spans, and those a
         // retired span handed on because they were not final yet) key by key.
         let (mut messages, mut deliveries, spans_due) = self.store.retire_spans(before, SPAN_BATCH)?;
+        let mut events = 0;
         // Only a pass's first turn, or one after a full batch, walks the tenants.
         if std::mem::take(&mut self.tenants_due) {
             let mut after: Option<Ulid> = None;
@@ -126,7 +127,9 @@ impl Sweeper {
                 for t in &tenants {
                     let m = self.store.prune_messages(t.id, before, BATCH)?;
                     let d = self.store.prune_deliveries(t.id, before, BATCH)?;
-                    self.tenants_due |= m == BATCH || d == BATCH;
+                    let e = self.store.prune_events(t.id, before, BATCH)?;
+                    self.tenants_due |= m == BATCH || d == BATCH || e == BATCH;
+                    events += e;
                     (messages, deliveries) = (messages + m, deliveries + d);
                 }
             }
@@ -157,7 +160,7 @@ impl Sweeper {
             }
         }
         more |= self.tenants_due;
-        for (kind, n) in KINDS.into_iter().zip([messages, deliveries, keys, detections, counters]) {
+        for (kind, n) in KINDS.into_iter().zip([messages, deliveries, keys, detections, counters, events]) {
             if n > 0 {
                 metrics::counter!("pigeon_retention_deleted_total", "kind" => kind).increment(n as u64);
             }

@@ -14,6 +14,7 @@ pub mod admin;
 pub mod campaigns;
 pub mod contacts;
 mod document;
+pub mod events;
 pub mod health;
 pub mod keys;
 pub mod message_list;
@@ -101,6 +102,7 @@ routes! {
     POST "/v1/webhooks/{id}/deliveries/{delivery_id}/retry" => webhooks::retry;
     POST "/v1/webhooks/{id}/rotate-secret" => webhooks::rotate_secret;
     POST "/v1/webhooks/{id}/test" => webhooks::test;
+    GET "/v1/events" => events::list;
     POST "/v1/templates" => templates::create;
     GET "/v1/templates" => templates::list;
     GET "/v1/templates/{id}" => templates::get;

@@ -29,7 +29,7 @@ pub use compact::{compact, Compacted};
 pub use error::StoreError;
 pub use health::{StoreHealth, Writable, FREE_TO_REOPEN};
 pub use store::{
-    id_bound, Campaigns, ColdPages, Contacts, Cursor, DueDelivery, HeldMessage, HourCounts, Hourly, Indexed,
-    KeyLocation, Keys, Messages, Meta, Numbers, PendingWork, PhoneLocation, Phones, Segments, Sessions,
-    Store, Templates, Tenants, Unique, Webhooks, DEFAULT_CACHE_MB,
+    id_bound, Campaigns, ColdPages, Contacts, Cursor, DueDelivery, EventPage, Events, HeldMessage,
+    HourCounts, Hourly, Indexed, KeyLocation, Keys, Messages, Meta, Numbers, PendingWork, PhoneLocation,
+    Phones, Segments, Sessions, Store, Templates, Tenants, Unique, Webhooks, DEFAULT_CACHE_MB,
 };

@@ -505,3 +505,42 @@ async fn a_moved_message_and_its_read_survive_the_owner_moving() {
     assert_eq!((m["status"].as_str(), m["from"].as_str()), (Some("read"), Some("+14155550902")));
     assert!(m["read_at"].is_string() && m["delivered_at"] == m["read_at"], "{m}");
 }
+
+/// The event log across a fleet: a stream opened on a node that does not own the tenant carries
+/// the owner's events as they happen (passed through, not held), and after the owner's `kill -9`
+/// the survivor's log is the same log, read on without a hole or a repeat.
+#[actix_web::test]
+async fn the_event_log_is_one_log_whichever_node_serves_it() {
+    use crate::events::{ids, page, sse};
+    if !pigeon_storage::pg::testing::available() {
+        return;
+    }
+    let (mut nodes, _dir) = fleet(2, &[("PIGEON_LEASE", "2s")]);
+    let owner = nodes.remove(0);
+    let other = &nodes[0];
+    let t = owner.create_tenant("scale").await;
+    let (_, token) = other.agent_phone(&t.id, "+14155550901").await;
+    poll_jobs(other, &token).await;
+    let mut stream = sse(other, &t.live, "", None).await;
+    let id = other.send_ok(&t.live, "+14155550100").await;
+    assert_eq!(poll_jobs(other, &token).await[0]["message_id"], id.as_str());
+    other.report(&token, &id, json!({"status": "sent"})).await.expect(200, None);
+    let streamed = stream.next_frames(1).await;
+    assert_eq!(streamed[0].1["event"], "message.sent", "the forwarded stream carries the event at once");
+    drop(stream);
+    other.report(&token, &id, json!({"status": "delivered"})).await.expect(200, None);
+    let (before, cursor) = page(other, &t.live, "").await;
+    assert_eq!(ids(&before)[0], streamed[0].0);
+
+    owner.kill9();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while other.report(&token, &id, json!({"status": "read"})).await.status != 200 {
+        assert!(Instant::now() < deadline, "the survivor never took the tenant");
+        actix_web::rt::time::sleep(Duration::from_millis(200)).await;
+    }
+    let (after, _) = page(other, &t.live, &format!("?after={cursor}")).await;
+    let names: Vec<_> = after.iter().map(|e| e["event"].as_str().unwrap()).collect();
+    assert_eq!(names, ["message.read"], "read on from the cursor: only what followed");
+    let (whole, _) = page(other, &t.live, "").await;
+    assert_eq!(ids(&whole), [ids(&before), ids(&after)].concat());
+}

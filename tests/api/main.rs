@@ -17,6 +17,7 @@ mod dashboard;
 mod detect;
 mod disk;
 mod envelope;
+mod events;
 mod expiry;
 mod fake_bluebubbles;
 mod fleet;

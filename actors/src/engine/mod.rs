@@ -4,6 +4,7 @@
 //! busy tenant cannot stall the rest. Start-up recovery and tenant-scoped reads have files of
 //! their own.
 
+mod events;
 mod fleet;
 mod guard;
 mod handles;
@@ -40,6 +41,7 @@ use crate::EngineError;
 use threads::background_priority;
 pub use threads::name_thread;
 
+pub use events::{parse_types, EventBatch, EventQuery};
 pub use fleet::{NodeStamp, Route};
 pub use handles::{AgentHandle, TenantHandle};
 pub use reads::{TenantReads, MAX_LIST_READ};

@@ -85,7 +85,7 @@ impl TenantActor {
         if let Some(event) = event {
             let last_poll = slot.live.last_poll_ms().and_then(DateTime::from_timestamp_millis);
             let body = |id| webhook::phone_payload(event, id, &rec, last_poll, now);
-            self.subs.emit_one(&self.store, rec.tenant_id, event, Some(rec.id), now, body, &mut out);
+            self.subs.emit_one(&self.store, rec.tenant_id, event, Some(rec.id), None, now, body, &mut out);
         }
         self.store.phones().put(&rec)?;
         slot.live.set_sim_online(rec.sim_online);

@@ -241,6 +241,10 @@ impl Actor for TenantActor {
     type Context = Context<Self>;
 
     fn started(&mut self, ctx: &mut Self::Context) {
+        // Another node may have appended to the tenant's events since this one last did.
+        if let Err(e) = self.store.events().refresh(self.tenant.id) {
+            log_store_failure!(e, "cannot read the tenant's last event");
+        }
         for p in &self.phones {
             p.addr.do_send(crate::phone::Owner(owner(ctx)));
         }

@@ -9,7 +9,9 @@ use std::sync::{Arc, RwLock};
 
 use actix::prelude::*;
 use chrono::{DateTime, Utc};
-use pigeon_storage::model::{DeliveryRecord, DeliveryState, MessageRecord, MessageStatus, WebhookRecord};
+use pigeon_storage::model::{
+    DeliveryRecord, DeliveryState, EventRecord, MessageRecord, MessageStatus, WebhookRecord,
+};
 use pigeon_storage::Store;
 use ulid::Ulid;
 
@@ -77,6 +79,7 @@ impl Subscribers {
                 m.tenant_id,
                 event,
                 Some(m.id),
+                Some(m.test),
                 now,
                 |id| payload(event, id, m, now),
                 &mut out,
@@ -85,9 +88,10 @@ impl Subscribers {
         out
     }
 
-    /// Writes one delivery of `event` per endpoint subscribed to it, the payload made once (only
-    /// when someone listens). `subject` is what the event is about (a message, a phone): its
-    /// events reach an endpoint in order.
+    /// Appends `event` to the tenant's event log (`GET /v1/events`) and writes one delivery of it
+    /// per endpoint subscribed to it, the payload made once. `subject` is what the event is about
+    /// (a message, a phone): its events reach an endpoint in order; `test` the mode of its
+    /// message (`None`: no message, both modes see it).
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn emit_one(
         &self,
@@ -95,18 +99,26 @@ impl Subscribers {
         tenant_id: Ulid,
         event: &str,
         subject: Option<Ulid>,
+        test: Option<bool>,
         now: DateTime<Utc>,
         body: impl FnOnce(Ulid) -> String,
         out: &mut Outbox,
     ) {
+        let logged = store.events().append(
+            tenant_id,
+            || store.new_id(),
+            |id| EventRecord { event: event.into(), test, payload: body(id) },
+        );
+        let (event_id, EventRecord { payload: body, .. }) = match logged {
+            Ok(e) => e,
+            Err(e) => {
+                log_store_failure!(e, "cannot write an event");
+                return;
+            }
+        };
         let subs = self.0.read().unwrap();
         let listens =
             |(w, a): &&Subscription| a.is_some() && w.enabled && w.events.iter().any(|e| e == event);
-        if !subs.iter().any(|s| listens(&s)) {
-            return;
-        }
-        let event_id = store.new_id();
-        let body = body(event_id);
         for (w, addr) in subs.iter().filter(listens) {
             let Some(addr) = addr else { continue };
             let d = DeliveryRecord {

@@ -94,3 +94,15 @@ pub struct DeliveryRecord {
     #[serde(with = "crate::ts")]
     pub created_at: DateTime<Utc>,
 }
+
+/// An event in a tenant's log (`GET /v1/events`), keyed by its id (the payload's `event_id`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventRecord {
+    /// Its name, e.g. `message.delivered`.
+    pub event: String,
+    /// The mode of the message it is about (a test key sees only test messages' events); `None`
+    /// for events about no message (a phone's), which both modes see.
+    pub test: Option<bool>,
+    /// The JSON a webhook gets.
+    pub payload: String,
+}

@@ -36,6 +36,7 @@ pub(super) const TREES: &[&str] = &[
     "campaign_recipients",
     "campaign_messages",
     "sessions",
+    "events",
 ];
 
 /// The schema's versions, in order; each runs once, in the transaction that records it.
@@ -90,6 +91,9 @@ CREATE TABLE pigeon.leases (
     owes boolean NOT NULL DEFAULT false
 ) WITH (fillfactor = 70);
 CREATE INDEX leases_node ON pigeon.leases (node);
+"#,
+    r#"
+CREATE TABLE pigeon."events" (k bytea PRIMARY KEY, v bytea NOT NULL);
 "#,
 ];
 

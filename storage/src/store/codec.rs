@@ -348,6 +348,17 @@ impl Codec for DeliveryRecord {
     }
 }
 
+/// An event of the log: written for every event the send path makes, so binary too.
+impl Codec for crate::model::EventRecord {
+    fn encode(&self) -> Vec<u8> {
+        binary(self)
+    }
+
+    fn decode(tree: &'static str, bytes: &[u8]) -> Result<Self, StoreError> {
+        read(tree, bytes, Some)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

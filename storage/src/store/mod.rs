@@ -8,12 +8,14 @@
 
 mod campaigns;
 mod codec;
+mod events;
 mod fleet;
 mod keys;
 mod mark;
 mod messages;
 mod meta;
 mod numbers;
+mod pages;
 mod phones;
 mod records;
 mod retention;
@@ -24,7 +26,6 @@ pub(crate) mod tree;
 mod webhooks;
 mod worklist;
 
-use std::ops::Bound;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -35,8 +36,10 @@ use crate::commit::{CommitStats, Committer, Flusher};
 use crate::health::{Health, StoreHealth, Writable};
 use crate::StoreError;
 use codec::Codec;
+pub(crate) use pages::{page, page_newest};
 
 pub use campaigns::Campaigns;
+pub use events::{EventPage, Events};
 pub use keys::{KeyLocation, Keys};
 pub use messages::{HeldMessage, Messages, PendingWork};
 pub use meta::Meta;
@@ -69,6 +72,7 @@ struct Inner {
     messages: Messages,
     numbers: Numbers,
     webhooks: Webhooks,
+    events: Events,
     templates: Templates,
     contacts: Contacts,
     campaigns: Campaigns,
@@ -203,6 +207,7 @@ impl Store {
         let tenants = Tenants::open(&trees)?;
         let messages = Messages::open(&trees, meta.tree())?;
         let webhooks = Webhooks::open(&trees, meta.tree())?;
+        let events = Events::open(&trees, meta.tree())?;
         let node = match &engine {
             tree::Engine::Pg(pg) => pg.leases().map(|l| l.node_id().to_owned()),
             tree::Engine::Sled(_) => None,
@@ -236,6 +241,7 @@ impl Store {
                 messages,
                 numbers: Numbers::open(&trees)?,
                 webhooks,
+                events,
                 templates: Templates::open(&trees, "templates", "template_names")?,
                 contacts: Contacts::open(&trees, "contacts", "contact_phones")?,
                 campaigns: Campaigns::open(&trees)?,
@@ -393,6 +399,11 @@ impl Store {
         &self.inner.webhooks
     }
 
+    /// The tenants' event logs.
+    pub fn events(&self) -> &Events {
+        &self.inner.events
+    }
+
     /// Templates, unique by name.
     pub fn templates(&self) -> &Templates {
         &self.inner.templates
@@ -529,51 +540,6 @@ pub(crate) fn hash_index(hash_hex: &str) -> Option<&[u8]> {
 /// A 32-byte index value `tenant ++ id` as the pair it names.
 pub(crate) fn owner_pair(v: Option<tree::IVec>) -> Option<(Ulid, Ulid)> {
     v.filter(|v| v.len() == 32).map(|v| (ulid_at(&v), ulid_at(&v[16..])))
-}
-
-/// Records of one tenant in a tree keyed `tenant ++ prefix ++ id`, in id order after `after`.
-pub(crate) fn page<T: Codec>(
-    tree: &impl tree::Records,
-    name: &'static str,
-    prefix: &[u8],
-    after: Option<Ulid>,
-    limit: usize,
-) -> Result<Vec<T>, StoreError> {
-    let start = match after {
-        Some(a) => {
-            let mut k = prefix.to_vec();
-            k.extend_from_slice(&a.to_bytes());
-            Bound::Excluded(k)
-        }
-        None => Bound::Included(prefix.to_vec()),
-    };
-    let end = tree::prefix_end(prefix).map_or(Bound::Unbounded, Bound::Excluded);
-    tree.records(start, end, false).take(limit).map(|kv| decode(name, &kv?.1)).collect()
-}
-
-/// The same newest first: records under `prefix` (keyed `prefix ++ id`) before `before`.
-pub(crate) fn page_newest<T: Codec>(
-    tree: &impl tree::Records,
-    name: &'static str,
-    prefix: &[u8],
-    before: Option<Ulid>,
-    limit: usize,
-) -> Result<Vec<T>, StoreError> {
-    let mut end = prefix.to_vec();
-    let end = match before {
-        Some(b) => {
-            end.extend_from_slice(&b.to_bytes());
-            Bound::Excluded(end)
-        }
-        None => {
-            end.extend_from_slice(&[0xff; 16]);
-            Bound::Included(end)
-        }
-    };
-    tree.records(Bound::Included(prefix.to_vec()), end, true)
-        .take(limit)
-        .map(|kv| decode(name, &kv?.1))
-        .collect()
 }
 
 /// Every record of one tenant in a tree keyed `tenant ++ id`, in id order.

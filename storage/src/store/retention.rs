@@ -121,7 +121,17 @@ impl Store {
             |v| Ok(decode::<DeliveryRecord>("deliveries", v)?.state != DeliveryState::Pending),
             |_, _| Ok(()),
         )?;
-        Ok((messages.deleted, deliveries.deleted, messages.more || deliveries.more))
+        let events = self.inner.events.tree().retire_step(before_ms, max, |_| Ok(true), |_, _| Ok(()))?;
+        Ok((messages.deleted, deliveries.deleted, messages.more || deliveries.more || events.more))
+    }
+
+    /// Deletes up to `max` events of `tenant` made before `before` key by key (on PostgreSQL,
+    /// where there are no spans); returns how many went. In a fleet, only the owner prunes.
+    pub fn prune_events(&self, tenant: Ulid, before: Ulid, max: usize) -> Result<usize, StoreError> {
+        if !self.mine(tenant) {
+            return Ok(0);
+        }
+        self.inner.events.prune(tenant, before, max)
     }
 
     /// Sets how long a span of messages or deliveries is, for spans made from now on: the
@@ -129,11 +139,14 @@ impl Store {
     pub fn set_span_length(&self, length: std::time::Duration) {
         self.inner.messages.tree().set_length(length);
         self.inner.webhooks.deliveries_tree().set_length(length);
+        self.inner.events.tree().set_length(length);
     }
 
     /// How many spans hold messages and deliveries (0 on PostgreSQL).
     pub fn span_count(&self) -> usize {
-        self.inner.messages.tree().span_count() + self.inner.webhooks.deliveries_tree().span_count()
+        self.inner.messages.tree().span_count()
+            + self.inner.webhooks.deliveries_tree().span_count()
+            + self.inner.events.tree().span_count()
     }
 
     /// Looks at up to `max` idempotency keys from `cursor` and deletes those first used before

@@ -90,6 +90,8 @@ from .detection_ack import DetectionAck
 from .detection_answer import DetectionAnswer
 from .detection_view import DetectionView
 from .error_body import ErrorBody
+from .event_item import EventItem
+from .events_body import EventsBody
 from .failure_scope import FailureScope
 from .inbound_body import InboundBody
 from .job_channel import JobChannel
@@ -250,6 +252,8 @@ __all__ = (
     "DetectionAnswer",
     "DetectionView",
     "ErrorBody",
+    "EventItem",
+    "EventsBody",
     "FailureScope",
     "InboundBody",
     "JobChannel",

@@ -1540,6 +1540,38 @@ export type ErrorBody = {
 };
 
 /**
+ * An event as a webhook gets it: these fields, then the event's own (see docs/api.md).
+ */
+export type EventItem = {
+    /**
+     * Its name, e.g. `message.delivered`.
+     */
+    event: string;
+    /**
+     * Its id, the same in every webhook delivery of it; also its cursor.
+     */
+    event_id: string;
+    /**
+     * When it happened (RFC 3339).
+     */
+    timestamp: string;
+};
+
+/**
+ * A page of events.
+ */
+export type EventsBody = {
+    /**
+     * The events, in the order they became durable.
+     */
+    data: Array<EventItem>;
+    /**
+     * Pass as `after` to read on; never null: at the end it is the cursor to wait on.
+     */
+    next_cursor: string;
+};
+
+/**
  * Whose fault a failure is.
  */
 export type FailureScope = 'recipient' | 'phone';
@@ -4734,6 +4766,78 @@ export type MessagesDetectResponses = {
 };
 
 export type MessagesDetectResponse = MessagesDetectResponses[keyof MessagesDetectResponses];
+
+export type EventsListEventsData = {
+    body?: never;
+    headers?: {
+        /**
+         * server-sent events: resume after this id
+         */
+        'Last-Event-ID'?: string | null;
+    };
+    path?: never;
+    query?: {
+        /**
+         * cursor from next_cursor (or an event_id); from the oldest kept without
+         */
+        after?: string;
+        /**
+         * comma-separated event names
+         */
+        types?: string;
+        /**
+         * 1–100, default 50
+         */
+        limit?: number;
+        /**
+         * 0–30 s: long-poll when nothing follows the cursor
+         */
+        wait?: number;
+    };
+    url: '/v1/events';
+};
+
+export type EventsListEventsErrors = {
+    /**
+     * VALIDATION_ERROR: a malformed cursor, an unknown type, limit or wait out of range
+     */
+    400: ErrorBody;
+    /**
+     * INVALID_API_KEY: the key or token is missing, malformed or revoked, or a JWT was refused
+     */
+    401: ErrorBody;
+    /**
+     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED
+     */
+    403: ErrorBody;
+    /**
+     * CURSOR_EXPIRED: events after the cursor were deleted
+     */
+    410: ErrorBody;
+    /**
+     * RATE_LIMIT_EXCEEDED, QUOTA_EXCEEDED (with `Retry-After`)
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR: a bug; details are in the server's log
+     */
+    500: ErrorBody;
+    /**
+     * STORAGE_UNAVAILABLE, IDENTITY_UNAVAILABLE: the disk is full or failing (with `Retry-After`), or a JWT came and the identity provider's keys cannot be fetched
+     */
+    503: ErrorBody;
+};
+
+export type EventsListEventsError = EventsListEventsErrors[keyof EventsListEventsErrors];
+
+export type EventsListEventsResponses = {
+    /**
+     * events (or, with Accept: text/event-stream, a stream of them)
+     */
+    200: EventsBody;
+};
+
+export type EventsListEventsResponse = EventsListEventsResponses[keyof EventsListEventsResponses];
 
 export type MessagesListData = {
     body?: never;
