@@ -145,7 +145,9 @@ pub async fn list(
     let page = page?;
     let reads = engine.reads(tenant.id);
     let found = match &q.phone {
-        Some(p) => reads.contact_by_phone(&phone("phone", p)?)?.into_iter().collect(),
+        Some(p) => {
+            reads.contact_by_phone(&super::message_list::phone_filter("phone", p)?)?.into_iter().collect()
+        }
         None => reads.contacts(page.after, page.limit + 1)?,
     };
     let items = found.into_iter().map(|c| view(&reads, c)).collect::<Result<Vec<_>, _>>()?;

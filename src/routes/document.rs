@@ -24,7 +24,7 @@ fn refusals(path: &str, op: &Operation) -> Vec<(&'static str, &'static str)> {
         ));
     }
     if tenant {
-        out.push(("403", "KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED"));
+        out.push(("403", "KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED, INSUFFICIENT_SCOPE"));
         out.push(("429", "RATE_LIMIT_EXCEEDED, QUOTA_EXCEEDED (with `Retry-After`)"));
     }
     if path.starts_with("/admin/v1/") {

@@ -13,7 +13,7 @@ use utoipa::ToSchema;
 
 use super::ErrorBody;
 use crate::error::ApiError;
-use crate::extract::Tenant;
+use crate::extract::{Page, Tenant};
 
 /// The longest `wait`, seconds.
 const MAX_WAIT_S: u64 = 30;
@@ -46,11 +46,10 @@ pub struct EventsBody {
     pub next_cursor: String,
 }
 
+/// The query besides `limit` and `after` ([`Page`]).
 #[derive(Deserialize)]
 struct Raw {
-    after: Option<String>,
     types: Option<String>,
-    limit: Option<String>,
     wait: Option<String>,
 }
 
@@ -70,8 +69,10 @@ struct Raw {
 pub async fn list(
     tenant: Tenant,
     engine: web::Data<Engine>,
+    page: Result<Page, ApiError>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
+    let page = page?;
     let raw = web::Query::<Raw>::from_query(req.query_string())
         .map_err(|e| ApiError::Validation(format!("query: {e}")))?
         .into_inner();
@@ -81,29 +82,21 @@ pub async fn list(
         .and_then(|v| v.to_str().ok())
         .is_some_and(|a| a.split(',').any(|t| t.trim().starts_with("text/event-stream")));
     let resume = req.headers().get("last-event-id").and_then(|v| v.to_str().ok()).filter(|_| stream);
-    let after = match resume.or(raw.after.as_deref()) {
-        None => None,
+    let after = match resume {
         Some(c) => Some(
             Ulid::from_string(c.trim())
-                .map_err(|_| ApiError::Validation("after: not a cursor this API gave".into()))?,
+                .map_err(|_| ApiError::Validation("Last-Event-ID: not an event id this API gave".into()))?,
         ),
+        None => page.after,
     };
     let types = raw.types.as_deref().map(pigeon_actors::parse_types).transpose()?;
-    let limit = match raw.limit {
-        None => 50,
-        Some(s) => s
-            .parse::<usize>()
-            .ok()
-            .filter(|n| (1..=100).contains(n))
-            .ok_or_else(|| ApiError::Validation("limit: must be a whole number from 1 to 100".into()))?,
-    };
     let wait = match raw.wait {
         None => 0,
         Some(s) => s.parse::<u64>().ok().filter(|n| *n <= MAX_WAIT_S).ok_or_else(|| {
             ApiError::Validation(format!("wait: must be a whole number of seconds from 0 to {MAX_WAIT_S}"))
         })?,
     };
-    let q = EventQuery { after, types, limit, test: tenant.environment == Environment::Test };
+    let q = EventQuery { after, types, limit: page.limit, test: tenant.environment == Environment::Test };
     // The first read answers errors (a cursor expired) with the usual envelope, streaming or not.
     if !stream {
         let batch = engine.events(tenant.id, &q, Duration::from_secs(wait)).await?;

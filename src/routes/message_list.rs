@@ -28,8 +28,8 @@ pub struct Filters {
 
 /// A filter's value that must be E.164; anything else (an unencoded `+` arrives as a space) is
 /// refused naming the parameter, on every route alike.
-pub fn phone_filter(name: &str, v: &str) -> Result<String, ApiError> {
-    PhoneNumber::parse(v).map(|p| p.as_str().to_owned()).ok_or_else(|| {
+pub fn phone_filter(name: &str, v: &str) -> Result<PhoneNumber, ApiError> {
+    PhoneNumber::parse(v).ok_or_else(|| {
         ApiError::InvalidPhoneNumber(format!(
             "{name}: {v:?} is not E.164: + then 10 to 15 digits (encode + as %2B)"
         ))
@@ -77,8 +77,8 @@ pub async fn list(
         .map(|s| serde_json::from_value(serde_json::Value::String(s)))
         .transpose()
         .map_err(|_| ApiError::Validation("direction: must be outbound or inbound".into()))?;
-    let to = f.to.map(|v| phone_filter("to", &v)).transpose()?;
-    let from = f.from.map(|v| phone_filter("from", &v)).transpose()?;
+    let to = f.to.map(|v| phone_filter("to", &v).map(|p| p.as_str().to_owned())).transpose()?;
+    let from = f.from.map(|v| phone_filter("from", &v).map(|p| p.as_str().to_owned())).transpose()?;
     let campaign = f
         .campaign_id
         .map(|c| {

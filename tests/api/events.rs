@@ -134,7 +134,9 @@ async fn server_sent_events_resume_from_last_event_id() {
     assert_eq!(live[0].1["event"], "message.read", "the open stream carries the new event");
     drop(first);
 
-    let mut again = sse(&app, &t.live, "?after=ignored-when-resuming", Some(&frames[0].0)).await;
+    // `Last-Event-ID` wins over the `after` of the URL the client first opened.
+    let first_url = format!("?after={}", live[0].0);
+    let mut again = sse(&app, &t.live, &first_url, Some(&frames[0].0)).await;
     let resumed = again.next_frames(2).await;
     assert_eq!(resumed[0].0, frames[1].0, "resumed after the Last-Event-ID");
     assert_eq!(resumed[1].0, live[0].0);

@@ -4001,7 +4001,7 @@ export type ApiKeysListErrors = {
      */
     401: ErrorBody;
     /**
-     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED
+     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED, INSUFFICIENT_SCOPE
      */
     403: ErrorBody;
     /**
@@ -4046,7 +4046,7 @@ export type ApiKeysCreateErrors = {
      */
     401: ErrorBody;
     /**
-     * INSUFFICIENT_SCOPE; KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED
+     * INSUFFICIENT_SCOPE; KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED, INSUFFICIENT_SCOPE
      */
     403: ErrorBody;
     /**
@@ -4108,7 +4108,7 @@ export type ApiKeysRevokeErrors = {
      */
     401: ErrorBody;
     /**
-     * INSUFFICIENT_SCOPE: a test key revoking a live key; KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED
+     * INSUFFICIENT_SCOPE: a test key revoking a live key; KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED, INSUFFICIENT_SCOPE
      */
     403: ErrorBody;
     /**
@@ -4166,7 +4166,7 @@ export type CampaignsListErrors = {
      */
     401: ErrorBody;
     /**
-     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED
+     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED, INSUFFICIENT_SCOPE
      */
     403: ErrorBody;
     /**
@@ -4211,7 +4211,7 @@ export type CampaignsCreateErrors = {
      */
     401: ErrorBody;
     /**
-     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED
+     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED, INSUFFICIENT_SCOPE
      */
     403: ErrorBody;
     /**
@@ -4277,7 +4277,7 @@ export type CampaignsGetErrors = {
      */
     401: ErrorBody;
     /**
-     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED
+     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED, INSUFFICIENT_SCOPE
      */
     403: ErrorBody;
     /**
@@ -4331,7 +4331,7 @@ export type CampaignsCancelErrors = {
      */
     401: ErrorBody;
     /**
-     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED
+     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED, INSUFFICIENT_SCOPE
      */
     403: ErrorBody;
     /**
@@ -4389,7 +4389,7 @@ export type CampaignsLaunchErrors = {
      */
     401: ErrorBody;
     /**
-     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED
+     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED, INSUFFICIENT_SCOPE
      */
     403: ErrorBody;
     /**
@@ -4455,7 +4455,7 @@ export type ContactsListErrors = {
      */
     401: ErrorBody;
     /**
-     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED
+     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED, INSUFFICIENT_SCOPE
      */
     403: ErrorBody;
     /**
@@ -4500,7 +4500,7 @@ export type ContactsCreateErrors = {
      */
     401: ErrorBody;
     /**
-     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED
+     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED, INSUFFICIENT_SCOPE
      */
     403: ErrorBody;
     /**
@@ -4562,7 +4562,7 @@ export type ContactsDeleteErrors = {
      */
     401: ErrorBody;
     /**
-     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED
+     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED, INSUFFICIENT_SCOPE
      */
     403: ErrorBody;
     /**
@@ -4616,7 +4616,7 @@ export type ContactsGetErrors = {
      */
     401: ErrorBody;
     /**
-     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED
+     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED, INSUFFICIENT_SCOPE
      */
     403: ErrorBody;
     /**
@@ -4670,7 +4670,7 @@ export type ContactsPatchErrors = {
      */
     401: ErrorBody;
     /**
-     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED
+     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED, INSUFFICIENT_SCOPE
      */
     403: ErrorBody;
     /**
@@ -4731,7 +4731,7 @@ export type MessagesDetectErrors = {
      */
     401: ErrorBody;
     /**
-     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED
+     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED, INSUFFICIENT_SCOPE
      */
     403: ErrorBody;
     /**
@@ -4807,7 +4807,7 @@ export type EventsListEventsErrors = {
      */
     401: ErrorBody;
     /**
-     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED
+     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED, INSUFFICIENT_SCOPE
      */
     403: ErrorBody;
     /**
@@ -4897,7 +4897,7 @@ export type MessagesListErrors = {
      */
     401: ErrorBody;
     /**
-     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED
+     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED, INSUFFICIENT_SCOPE
      */
     403: ErrorBody;
     /**
@@ -4948,7 +4948,7 @@ export type MessagesSendErrors = {
      */
     401: ErrorBody;
     /**
-     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED
+     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED, INSUFFICIENT_SCOPE
      */
     403: ErrorBody;
     /**
@@ -5010,7 +5010,7 @@ export type MessagesCancelErrors = {
      */
     401: ErrorBody;
     /**
-     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED
+     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED, INSUFFICIENT_SCOPE
      */
     403: ErrorBody;
     /**
@@ -5068,7 +5068,7 @@ export type MessagesGetErrors = {
      */
     401: ErrorBody;
     /**
-     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED
+     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED, INSUFFICIENT_SCOPE
      */
     403: ErrorBody;
     /**
@@ -5117,7 +5117,7 @@ export type MessagesListPhonesErrors = {
      */
     401: ErrorBody;
     /**
-     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED
+     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED, INSUFFICIENT_SCOPE
      */
     403: ErrorBody;
     /**
@@ -5171,7 +5171,7 @@ export type TemplatesListErrors = {
      */
     401: ErrorBody;
     /**
-     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED
+     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED, INSUFFICIENT_SCOPE
      */
     403: ErrorBody;
     /**
@@ -5216,7 +5216,7 @@ export type TemplatesCreateErrors = {
      */
     401: ErrorBody;
     /**
-     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED
+     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED, INSUFFICIENT_SCOPE
      */
     403: ErrorBody;
     /**
@@ -5278,7 +5278,7 @@ export type TemplatesDeleteErrors = {
      */
     401: ErrorBody;
     /**
-     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED
+     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED, INSUFFICIENT_SCOPE
      */
     403: ErrorBody;
     /**
@@ -5332,7 +5332,7 @@ export type TemplatesGetErrors = {
      */
     401: ErrorBody;
     /**
-     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED
+     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED, INSUFFICIENT_SCOPE
      */
     403: ErrorBody;
     /**
@@ -5386,7 +5386,7 @@ export type TemplatesPatchErrors = {
      */
     401: ErrorBody;
     /**
-     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED
+     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED, INSUFFICIENT_SCOPE
      */
     403: ErrorBody;
     /**
@@ -5456,7 +5456,7 @@ export type WebhooksListErrors = {
      */
     401: ErrorBody;
     /**
-     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED
+     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED, INSUFFICIENT_SCOPE
      */
     403: ErrorBody;
     /**
@@ -5501,7 +5501,7 @@ export type WebhooksCreateErrors = {
      */
     401: ErrorBody;
     /**
-     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED
+     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED, INSUFFICIENT_SCOPE
      */
     403: ErrorBody;
     /**
@@ -5563,7 +5563,7 @@ export type WebhooksDeleteErrors = {
      */
     401: ErrorBody;
     /**
-     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED
+     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED, INSUFFICIENT_SCOPE
      */
     403: ErrorBody;
     /**
@@ -5617,7 +5617,7 @@ export type WebhooksGetWebhookErrors = {
      */
     401: ErrorBody;
     /**
-     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED
+     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED, INSUFFICIENT_SCOPE
      */
     403: ErrorBody;
     /**
@@ -5671,7 +5671,7 @@ export type WebhooksUpdateWebhookErrors = {
      */
     401: ErrorBody;
     /**
-     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED
+     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED, INSUFFICIENT_SCOPE
      */
     403: ErrorBody;
     /**
@@ -5742,7 +5742,7 @@ export type WebhooksListDeliveriesErrors = {
      */
     401: ErrorBody;
     /**
-     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED
+     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED, INSUFFICIENT_SCOPE
      */
     403: ErrorBody;
     /**
@@ -5800,7 +5800,7 @@ export type WebhooksRetryDeliveryErrors = {
      */
     401: ErrorBody;
     /**
-     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED
+     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED, INSUFFICIENT_SCOPE
      */
     403: ErrorBody;
     /**
@@ -5858,7 +5858,7 @@ export type WebhooksRecoverWebhookErrors = {
      */
     401: ErrorBody;
     /**
-     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED
+     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED, INSUFFICIENT_SCOPE
      */
     403: ErrorBody;
     /**
@@ -5924,7 +5924,7 @@ export type WebhooksRotateSecretErrors = {
      */
     401: ErrorBody;
     /**
-     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED
+     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED, INSUFFICIENT_SCOPE
      */
     403: ErrorBody;
     /**
@@ -5978,7 +5978,7 @@ export type WebhooksSendTestEventErrors = {
      */
     401: ErrorBody;
     /**
-     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED
+     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED, INSUFFICIENT_SCOPE
      */
     403: ErrorBody;
     /**
