@@ -38,6 +38,7 @@ fn fill(dir: &std::path::Path, n: usize) -> (String, String) {
         new_contact_daily_limit: None,
         monthly_call_limit: None,
         quiet_hours: QuietHours::default(),
+        replies: Default::default(),
         created_at: now,
     };
     let key = credentials::generate("svc_live_");

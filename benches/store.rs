@@ -25,6 +25,7 @@ fn record(store: &Store) -> TenantRecord {
         new_contact_daily_limit: None,
         monthly_call_limit: None,
         quiet_hours: QuietHours::default(),
+        replies: Default::default(),
         created_at: now,
     }
 }

@@ -44,6 +44,7 @@ fn main() {
             new_contact_daily_limit: None,
             monthly_call_limit: None,
             quiet_hours: QuietHours::default(),
+            replies: Default::default(),
             created_at: now,
         };
         let key = |env: Environment| {

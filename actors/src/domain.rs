@@ -34,6 +34,8 @@ pub enum Keyword {
     OptOut,
     /// START and its synonyms.
     OptIn,
+    /// HELP or INFO: the tenant's help reply, if it has one.
+    Help,
 }
 
 impl Keyword {
@@ -45,6 +47,7 @@ impl Keyword {
                 Some(Keyword::OptOut)
             }
             "START" | "UNSTOP" | "YES" => Some(Keyword::OptIn),
+            "HELP" | "INFO" => Some(Keyword::Help),
             _ => None,
         }
     }
@@ -101,6 +104,8 @@ mod tests {
         assert_eq!(Keyword::of("Unsubscribe"), Some(Keyword::OptOut));
         assert_eq!(Keyword::of("start"), Some(Keyword::OptIn));
         assert_eq!(Keyword::of("yes"), Some(Keyword::OptIn));
+        assert_eq!(Keyword::of(" Info\n"), Some(Keyword::Help));
+        assert_eq!(Keyword::of("help me"), None);
         assert_eq!(Keyword::of("stop it"), None);
         assert_eq!(Keyword::of("hello"), None);
     }

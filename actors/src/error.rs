@@ -135,6 +135,8 @@ pub enum Missing {
     Campaign,
     /// A detection question an agent answers.
     DetectionJob,
+    /// A number's opt-out.
+    OptOut,
 }
 
 impl Missing {
@@ -151,6 +153,7 @@ impl Missing {
             Missing::Contact => "contact",
             Missing::Campaign => "campaign",
             Missing::DetectionJob => "detection job",
+            Missing::OptOut => "opt-out of that number",
         }
     }
 }

@@ -13,7 +13,7 @@ use super::*;
 /// The environment new keys get by default: the signing-in key's; live for a provider's token.
 /// The signed-in key's mode and scopes (an identity provider's sign-in: live, all scopes); a key
 /// revoked meanwhile counts as test, with none.
-async fn session_key(handle: &pigeon_actors::TenantHandle, s: &Session) -> (Environment, Scopes) {
+pub(super) async fn session_key(handle: &pigeon_actors::TenantHandle, s: &Session) -> (Environment, Scopes) {
     match &s.principal {
         SessionPrincipal::Key { key_id, .. } => handle
             .list_keys()

@@ -15,6 +15,7 @@ mod messages;
 mod operator;
 mod overview;
 mod records;
+mod settings;
 mod sign_in;
 mod webhooks;
 
@@ -62,6 +63,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route("/contacts", web::get().to(records::contacts))
             .route("/templates", web::get().to(records::templates))
             .route("/campaigns", web::get().to(records::campaigns))
+            .route("/settings", web::get().to(settings::settings))
+            .route("/settings", web::post().to(settings::save_settings))
             .route("/keys", web::get().to(keys::keys))
             .route("/keys", web::post().to(keys::create_key))
             .route("/keys/{id}/revoke", web::get().to(keys::confirm_revoke))
@@ -102,6 +105,7 @@ fn page(title: &str, session: Option<&Session>, body: Markup) -> Markup {
                                 a href="/dashboard/contacts" { "Contacts" }
                                 a href="/dashboard/templates" { "Templates" }
                                 a href="/dashboard/campaigns" { "Campaigns" }
+                                a href="/dashboard/settings" { "Settings" }
                             }
                             form method="post" action="/dashboard/logout" {
                                 input type="hidden" name="csrf" value=(s.csrf);
@@ -124,6 +128,7 @@ table{border-collapse:collapse}td,th{border:1px solid #999;padding:.3rem .6rem;t
 .error{border-left:4px solid #b00020;padding:.4rem .8rem;background:#fdecee}\
 label{display:block;font-weight:600;margin:.5rem 0 .25rem}input[type=password]{width:28rem;max-width:100%;padding:.4rem}\
 button{padding:.4rem 1rem;margin-top:.5rem}\
+label.inline{display:inline;font-weight:400}fieldset{margin:1rem 0;max-width:40rem}\
 caption{text-align:left;font-weight:600;padding:.3rem 0}table{margin-bottom:1.25rem}\
 figure.chart{margin:0;max-width:48rem}figcaption{font-size:.9rem}.legend{margin-right:1rem}";
 

@@ -157,11 +157,7 @@ pub(super) async fn admin_change_tenant(
     let patch = pigeon_actors::TenantPatch {
         plan: parse_name(&form.plan),
         status: parse_name(&form.status),
-        subscription_active: None,
-        trial_ends_at: None,
-        new_contact_daily_limit: None,
-        monthly_call_limit: None,
-        quiet_hours: None,
+        ..Default::default()
     };
     let done = match ulid::Ulid::from_string(&id).ok().map(|id| engine.tenant(id)) {
         Some(Ok(h)) => h.patch(patch).await.map(|_| ()).map_err(crate::error::ApiError::from),

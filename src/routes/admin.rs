@@ -3,7 +3,7 @@
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use chrono::{DateTime, Utc};
-use pigeon_actors::storage::model::{Plan, TenantRecord, TenantStatus};
+use pigeon_actors::storage::model::{Plan, QuietHours, TenantRecord, TenantStatus};
 use pigeon_actors::{QuietHoursPatch, TenantPatch, Usage};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -39,6 +39,12 @@ pub struct QuietHoursBody {
     /// IANA zone used when the recipient's zone cannot be told (null: UTC).
     #[serde(default)]
     pub timezone: Option<String>,
+}
+
+impl From<QuietHours> for QuietHoursBody {
+    fn from(q: QuietHours) -> Self {
+        Self { enabled: q.enabled, start: q.start, end: q.end, timezone: q.timezone }
+    }
 }
 
 /// What an operator sees of a tenant's usage.
@@ -92,12 +98,7 @@ impl TenantView {
             status: t.status,
             subscription_active: t.subscription_active,
             trial_ends_at: t.trial_ends_at,
-            quiet_hours: QuietHoursBody {
-                enabled: t.quiet_hours.enabled,
-                start: t.quiet_hours.start,
-                end: t.quiet_hours.end,
-                timezone: t.quiet_hours.timezone,
-            },
+            quiet_hours: t.quiet_hours.into(),
             created_at: t.created_at,
             usage: UsageView {
                 api_calls_this_month: u.api_calls_this_month,
@@ -171,6 +172,12 @@ pub struct QuietHoursPatchBody {
     /// IANA zone used when the recipient's zone cannot be told; null: back to UTC.
     #[serde(default, deserialize_with = "super::nullable")]
     pub timezone: Option<Option<String>>,
+}
+
+impl From<QuietHoursPatchBody> for QuietHoursPatch {
+    fn from(q: QuietHoursPatchBody) -> Self {
+        Self { enabled: q.enabled, start: q.start, end: q.end, timezone: q.timezone }
+    }
 }
 
 /// Answer of a key switch.
@@ -254,12 +261,8 @@ pub async fn patch_tenant(
         trial_ends_at: b.trial_ends_at,
         new_contact_daily_limit: b.new_contact_daily_limit,
         monthly_call_limit: b.monthly_call_limit,
-        quiet_hours: b.quiet_hours.map(|q| QuietHoursPatch {
-            enabled: q.enabled,
-            start: q.start,
-            end: q.end,
-            timezone: q.timezone,
-        }),
+        quiet_hours: b.quiet_hours.map(QuietHoursPatch::from),
+        ..Default::default()
     };
     handle.patch(patch).await?;
     let (t, u) = engine.tenant_view(id)?;

@@ -236,6 +236,8 @@ pub struct MessageView {
     /// When a message no phone has taken fails `EXPIRED` (`created_at` + `valid_for`).
     #[serde(with = "pigeon_actors::storage::ts::option")]
     pub expires_at: Option<DateTime<Utc>>,
+    /// The inbound message this one answers: the node's reply to a STOP, START or HELP.
+    pub reply_to: Option<String>,
 }
 
 impl From<MessageRecord> for MessageView {
@@ -262,6 +264,7 @@ impl From<MessageRecord> for MessageView {
             error_code: m.error_code,
             metadata: m.metadata,
             expires_at: m.expires_at,
+            reply_to: m.reply_to.map(|r| r.to_string()),
         }
     }
 }

@@ -19,8 +19,10 @@ pub mod health;
 pub mod keys;
 pub mod message_list;
 pub mod messages;
+pub mod opt_outs;
 pub mod phones;
 pub mod query;
+pub mod settings;
 pub mod templates;
 pub mod webhooks;
 
@@ -103,6 +105,11 @@ routes! {
     POST "/v1/webhooks/{id}/rotate-secret" => webhooks::rotate_secret;
     POST "/v1/webhooks/{id}/test" => webhooks::test;
     GET "/v1/events" => events::list;
+    GET "/v1/settings" => settings::get;
+    PATCH "/v1/settings" => settings::patch;
+    GET "/v1/opt-outs" => opt_outs::list;
+    POST "/v1/opt-outs" => opt_outs::create;
+    DELETE "/v1/opt-outs/{phone}" => opt_outs::delete;
     POST "/v1/templates" => templates::create;
     GET "/v1/templates" => templates::list;
     GET "/v1/templates/{id}" => templates::get;

@@ -138,6 +138,11 @@ mod tests {
     use crate::Store;
     use chrono::{Duration, Utc};
 
+    fn opted_out(phone: String) -> crate::model::OptOutRecord {
+        let (via, keyword) = (crate::model::OptOutVia::Keyword, Some("STOP".into()));
+        crate::model::OptOutRecord { phone, opted_out_at: Some(Utc::now()), via, keyword }
+    }
+
     #[tokio::test]
     async fn compaction_keeps_every_record_and_gives_space_back() {
         let root = tempfile::tempdir().unwrap();
@@ -159,11 +164,11 @@ mod tests {
             // little behind: vendor/sled/PIGEON.md, 11).
             let number = |i: u64| format!("+2{:010}", i * 7_919 % 200_000);
             for i in 0..200_000u64 {
-                s.numbers().set_opted_out(t, &number(i), true).unwrap();
+                s.numbers().opt_out(t, &opted_out(number(i))).unwrap();
             }
             s.commit().await.unwrap();
             for i in 0..200_000u64 {
-                s.numbers().set_opted_out(t, &number(i), false).unwrap();
+                s.numbers().opt_in(t, &number(i)).unwrap();
             }
             s.commit().await.unwrap();
         }
@@ -189,7 +194,7 @@ mod tests {
         {
             let s = Store::open(&dir).unwrap();
             for i in 0..1_000u64 {
-                s.numbers().set_opted_out(t, &format!("+1{i:010}"), true).unwrap();
+                s.numbers().opt_out(t, &opted_out(format!("+1{i:010}"))).unwrap();
             }
             s.commit().await.unwrap();
         }

@@ -11,6 +11,7 @@
 
 use std::time::Duration;
 
+use pigeon_storage::model::DetectionRecord;
 use pigeon_storage::Store;
 use ulid::Ulid;
 
@@ -40,7 +41,10 @@ async fn a_flush_wakes_no_sled_io_thread_and_a_full_buffer_wakes_one() {
     let t = Ulid::generate();
     // Warm up, then let the pool's threads all go idle.
     // Each commit follows a real write (a flush with nothing new writes no buffer).
-    let write = |n: u64| s.numbers().set_opted_out(t, "+15550100", n % 2 == 0).unwrap();
+    let write = |n: u64| {
+        let d = DetectionRecord { imessage: n % 2 == 0, checked_at: chrono::Utc::now() };
+        s.numbers().put_detection(t, "+15550100", &d).unwrap()
+    };
     for n in 0..20 {
         write(n);
         s.commit().await.unwrap();

@@ -343,3 +343,75 @@ async fn a_webhooks_delivery_log_is_newest_first_with_a_cursor() {
     let oc = session_cookie(&sign_in(&base, &other.live).await.1.unwrap());
     assert_eq!(get(&base, &format!("/dashboard/webhooks/{wid}"), &oc).await.0, 404);
 }
+
+/// The settings page saves the replies and quiet hours for a key with `manage` (an empty reply
+/// is "send none"), answers a refusal with the API's words, and changes nothing for a read-only
+/// key or a form without its CSRF token.
+#[actix_web::test]
+async fn the_settings_page_saves_for_a_manage_key_only() {
+    let app = spawn_app().await;
+    let t = app.create_tenant_default("starter").await;
+    let base = app.base.clone();
+    let post = |cookie: String, form: Vec<(&'static str, String)>| {
+        let base = base.clone();
+        async move {
+            let mut r = client()
+                .post(format!("{base}/dashboard/settings"))
+                .insert_header(("Cookie", cookie))
+                .send_form(&form)
+                .await
+                .unwrap();
+            (r.status().as_u16(), String::from_utf8_lossy(&r.body().await.unwrap()).into_owned())
+        }
+    };
+    let form = |csrf: &str, start: &str| {
+        vec![
+            ("csrf", csrf.to_owned()),
+            ("opt_out_reply", " ".to_owned()),
+            ("opt_in_reply", "Welcome back.".to_owned()),
+            ("help_reply", "Acme: reply STOP to stop.".to_owned()),
+            ("quiet_start", start.to_owned()),
+            ("quiet_end", "07:30".to_owned()),
+            ("quiet_timezone", "Europe/Paris".to_owned()),
+        ]
+    };
+    let c = session_cookie(&sign_in(&base, &t.live).await.1.unwrap());
+    let (status, _, page) = get(&base, "/dashboard/settings", &c).await;
+    assert_eq!(status, 200);
+    assert!(
+        page.contains("Reply START to resubscribe.") && page.contains("No number has opted out."),
+        "{page}"
+    );
+    let token = csrf(&page);
+
+    let (status, page) = post(c.clone(), form(&token, "22:00")).await;
+    assert_eq!(status, 200);
+    assert!(page.contains("Saved."), "{page}");
+    let want = json!({"opt_out_reply": null, "opt_in_reply": "Welcome back.", "help_reply": "Acme: reply STOP to stop.",
+        "quiet_hours": {"enabled": false, "start": "22:00", "end": "07:30", "timezone": "Europe/Paris"}});
+    let settings = || app.call("GET", "/v1/settings", Some(&t.live), None);
+    assert_eq!(settings().await.expect(200, None).data(), &want);
+
+    let (status, page) = post(c.clone(), form(&token, "25:00")).await;
+    assert_eq!(status, 400);
+    assert!(page.contains("quiet_hours.start: must be HH:MM"), "{page}");
+    assert_eq!(post(c.clone(), form("forged", "20:00")).await.0, 403);
+
+    let reader = app.create_key(&t.live, json!({"name": "r", "scopes": ["read"]})).await.expect(201, None);
+    let rc = session_cookie(&sign_in(&base, reader.data()["key"].as_str().unwrap()).await.1.unwrap());
+    let (_, _, page) = get(&base, "/dashboard/settings", &rc).await;
+    assert!(
+        page.contains("needs a key with the") && page.contains("disabled") && !page.contains(">Save<"),
+        "{page}"
+    );
+    let (status, page) = post(rc, form(&csrf(&page), "20:00")).await;
+    assert_eq!(status, 403);
+    assert!(page.contains("lacks the `manage` scope"), "{page}");
+    assert_eq!(settings().await.expect(200, None).data(), &want, "nothing changed");
+
+    app.call("POST", "/v1/opt-outs", Some(&t.live), Some(json!({"phone": "+14155550100"})))
+        .await
+        .expect(201, None);
+    let (_, _, page) = get(&base, "/dashboard/settings", &c).await;
+    assert!(page.contains("+14155550100") && page.contains("through the API"), "{page}");
+}

@@ -28,6 +28,7 @@ mod life;
 mod limits;
 mod messages;
 mod operator;
+mod opt_outs;
 mod overload;
 mod passivation;
 mod postgres;

@@ -5,7 +5,7 @@
 use actix::prelude::*;
 use pigeon_storage::model::{
     ApiKeyRecord, CampaignRecord, Channel, DeliveryRecord, Environment, MessageRecord, MessageStatus,
-    PhoneDriver, SimSettings, TenantRecord, WebhookRecord,
+    OptOutRecord, PhoneDriver, SimSettings, TenantRecord, WebhookRecord,
 };
 use ulid::Ulid;
 
@@ -102,6 +102,16 @@ impl TenantHandle {
     /// Deactivates or reactivates a key of this tenant.
     pub async fn set_key_active(&self, key_id: Ulid, active: bool) -> Result<ApiKeyRecord, EngineError> {
         self.ask(tenant::SetKeyActive { key_id, active }).await?
+    }
+
+    /// Records an opt-out the tenant got elsewhere; `true` when it is new.
+    pub async fn add_opt_out(&self, phone: PhoneNumber) -> Result<(OptOutRecord, bool), EngineError> {
+        self.ask(tenant::AddOptOut(phone)).await?
+    }
+
+    /// Removes an opt-out the tenant made through the API.
+    pub async fn remove_opt_out(&self, phone: PhoneNumber) -> Result<OptOutRecord, EngineError> {
+        self.ask(tenant::RemoveOptOut(phone)).await?
     }
 
     /// Applies the operator's changes.

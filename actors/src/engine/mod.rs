@@ -439,6 +439,7 @@ impl Engine {
             new_contact_daily_limit: None,
             monthly_call_limit: None,
             quiet_hours: QuietHours::default(),
+            replies: Default::default(),
             created_at: now,
         };
         let new = |env: Environment, name: &str| {

@@ -4,7 +4,8 @@
 //! actor and read by many, and sled's reads need no actor turn.
 
 use pigeon_storage::model::{
-    CampaignRecord, ContactRecord, DeliveryRecord, MessageRecord, MessageStatus, TemplateRecord,
+    CampaignRecord, ContactRecord, DeliveryRecord, MessageRecord, MessageStatus, OptOutRecord,
+    TemplateRecord, TenantRecord,
 };
 use pigeon_storage::{HourCounts, Store};
 use serde_json::{Map, Value};
@@ -101,9 +102,23 @@ impl TenantReads<'_> {
         Ok(self.store.contacts().page(self.tenant, after, limit)?)
     }
 
+    /// The tenant's own record (its settings).
+    pub fn tenant(&self) -> Result<TenantRecord, EngineError> {
+        self.store.tenants().get(self.tenant)?.ok_or(EngineError::NotFound(Missing::Tenant))
+    }
+
     /// True if the number opted out of this tenant.
     pub fn is_opted_out(&self, number: &str) -> Result<bool, EngineError> {
         Ok(self.store.numbers().is_opted_out(self.tenant, number)?)
+    }
+
+    /// Up to `limit` opt-outs in number order, after the number `after`.
+    pub fn opt_outs(
+        &self,
+        after: Option<&PhoneNumber>,
+        limit: usize,
+    ) -> Result<Vec<OptOutRecord>, EngineError> {
+        Ok(self.store.numbers().opt_outs(self.tenant, after.map(PhoneNumber::as_str), limit)?)
     }
 
     /// One campaign.

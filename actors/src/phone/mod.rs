@@ -257,9 +257,10 @@ impl PhoneActor {
         }
     }
 
-    /// Fails a message that must not go out; returns true if it did.
+    /// Fails a message that must not go out; returns true if it did. A reply to a keyword goes
+    /// out whatever the opt-out: it is what confirms it (`tenant/opt_outs.rs`).
     fn refuse_if_opted_out(&self, m: &mut MessageRecord) -> bool {
-        if self.store.numbers().is_opted_out(self.tenant_id, &m.to).unwrap_or(false) {
+        if m.reply_to.is_none() && self.store.numbers().is_opted_out(self.tenant_id, &m.to).unwrap_or(false) {
             fail(
                 m,
                 self.clock.now(),

@@ -1,5 +1,5 @@
 //! What happens to a message after its send: release from hold, a test key's completion,
-//! cancellation, and inbound texts (with the opt-out keywords).
+//! cancellation, and inbound texts (their keywords: `opt_outs.rs`).
 
 use actix::prelude::*;
 use pigeon_storage::model::{Channel, Direction, IdempotencyRecord, MessageRecord, MessageStatus};
@@ -7,8 +7,8 @@ use ulid::Ulid;
 
 use super::TenantActor;
 use crate::credentials;
-use crate::domain::{magic, Keyword, PhoneNumber};
-use crate::durable::after_commit;
+use crate::domain::{magic, PhoneNumber};
+use crate::durable::{after_commit, durable};
 use crate::error::Missing;
 use crate::failure::FailureCode;
 use crate::phone::{self};
@@ -167,11 +167,12 @@ impl Handler<Inbound> for TenantActor {
     fn handle(&mut self, msg: Inbound, _: &mut Self::Context) -> Self::Result {
         self.active(self.clock.now());
         let res = (|| {
-            let phone = self
+            let i = self
                 .phones
                 .iter()
-                .find(|p| p.rec.id == msg.phone_id)
+                .position(|p| p.rec.id == msg.phone_id)
                 .ok_or(EngineError::NotFound(Missing::Phone))?;
+            let phone = &self.phones[i];
             let now = self.clock.now();
             // Keyed per phone, beside the tenant's send keys (and pruned with them after 24 h).
             let key = msg.key.as_ref().map(|k| format!("inbound:{}:{k}", phone.rec.id));
@@ -182,7 +183,7 @@ impl Handler<Inbound> for TenantActor {
                 {
                     // A key written just before a crash may have no message: record it now.
                     if let Some(m) = self.store.messages().get(self.tenant.id, first.message_id)? {
-                        return Ok(m);
+                        return Ok((m, None));
                     }
                 }
             }
@@ -202,15 +203,6 @@ impl Handler<Inbound> for TenantActor {
                     now,
                 )
             };
-            match Keyword::of(&m.body) {
-                Some(Keyword::OptOut) => {
-                    self.store.numbers().set_opted_out(self.tenant.id, msg.from.as_str(), true)?
-                }
-                Some(Keyword::OptIn) => {
-                    self.store.numbers().set_opted_out(self.tenant.id, msg.from.as_str(), false)?
-                }
-                None => {}
-            }
             if let Some(key) = &key {
                 // Before the message: a crash between the two leaves a key that the retry
                 // overwrites, never a second message.
@@ -218,8 +210,16 @@ impl Handler<Inbound> for TenantActor {
                 self.store.messages().set_idempotency(self.tenant.id, key, &r)?;
             }
             webhook::write_with_events(&self.store, &self.subs, &m, None, now)?;
-            Ok::<_, EngineError>(m)
+            let reply = self.answer_keyword(&m, i, now)?;
+            Ok::<_, EngineError>((m, reply))
         })();
-        after_commit(&self.store, res)
+        let written = durable(&self.store, res);
+        Box::pin(async move {
+            let (m, reply) = written.await?;
+            if let Some(reply) = reply {
+                reply.send();
+            }
+            Ok(m)
+        })
     }
 }

@@ -12,6 +12,7 @@ mod health;
 mod idempotency;
 mod keys;
 mod lifecycle;
+mod opt_outs;
 mod phones;
 mod records;
 mod rest;
@@ -46,6 +47,7 @@ pub(crate) use idempotency::IDEMPOTENCY_WINDOW;
 pub use keys::NewKey;
 pub(crate) use keys::{new_key, CreateKey, ListKeys, RevokeKey, SetKeyActive};
 pub(crate) use lifecycle::{CancelMessage, CompleteTest, Inbound, Release};
+pub(crate) use opt_outs::{AddOptOut, RemoveOptOut};
 pub(crate) use phones::sent_counter;
 pub use phones::PhoneView;
 pub(crate) use phones::{AddPhone, ListPhones, PhoneSlot, RemovePhone, UpdatePhone};
@@ -273,8 +275,10 @@ impl Handler<Patch> for TenantActor {
     fn handle(&mut self, Patch(p): Patch, _: &mut Self::Context) -> Self::Result {
         let mut t = self.tenant.clone();
         let old_plan = t.plan;
+        let replies = p.validate_replies();
         p.apply_to(&mut t);
-        let res = TenantPatch::validate(&t.quiet_hours)
+        let res = replies
+            .and_then(|()| TenantPatch::validate(&t.quiet_hours))
             .and_then(|()| self.store.tenants().put(&t).map_err(EngineError::from));
         if res.is_ok() {
             if t.plan != old_plan {
@@ -301,6 +305,9 @@ impl Handler<Persist> for TenantActor {
     }
 }
 
+/// The longest keyword reply, as the longest message body.
+pub const MAX_REPLY_CHARS: usize = 10_000;
+
 /// The operator's changes to a tenant. `Some(None)` on a limit means "back to the plan's".
 #[derive(Debug, Clone, Default)]
 pub struct TenantPatch {
@@ -318,6 +325,12 @@ pub struct TenantPatch {
     pub monthly_call_limit: Option<Option<u64>>,
     /// Changes to the quiet-hours window: only the fields named change.
     pub quiet_hours: Option<QuietHoursPatch>,
+    /// Keyword replies (`PATCH /v1/settings`): `Some(None)` turns one off.
+    pub opt_out_reply: Option<Option<String>>,
+    /// See `opt_out_reply`.
+    pub opt_in_reply: Option<Option<String>>,
+    /// See `opt_out_reply`.
+    pub help_reply: Option<Option<String>>,
 }
 
 /// A PATCH of the quiet-hours window: each field optional, `timezone: Some(None)` back to UTC.
@@ -397,5 +410,33 @@ impl TenantPatch {
         if let Some(v) = self.quiet_hours {
             v.apply_to(&mut t.quiet_hours);
         }
+        for (patch, reply) in [
+            (self.opt_out_reply, &mut t.replies.opt_out_reply),
+            (self.opt_in_reply, &mut t.replies.opt_in_reply),
+            (self.help_reply, &mut t.replies.help_reply),
+        ] {
+            if let Some(v) = patch {
+                *reply = v;
+            }
+        }
+    }
+
+    /// Refuses a reply that could not be sent as a message (empty, or longer than one may be).
+    pub(crate) fn validate_replies(&self) -> Result<(), EngineError> {
+        for (field, v) in [
+            ("opt_out_reply", &self.opt_out_reply),
+            ("opt_in_reply", &self.opt_in_reply),
+            ("help_reply", &self.help_reply),
+        ] {
+            if let Some(Some(text)) = v {
+                let n = text.chars().count();
+                if text.trim().is_empty() || n > MAX_REPLY_CHARS {
+                    return Err(EngineError::Validation(format!(
+                        "{field}: must be 1 to {MAX_REPLY_CHARS} characters, or null to send none"
+                    )));
+                }
+            }
+        }
+        Ok(())
     }
 }

@@ -54,8 +54,9 @@ const FAILED: &str = "message.failed";
 /// A text received.
 const RECEIVED: &str = "message.received";
 
-/// Every event a webhook may name: the spec's three, then `sent` and `read`, then the phones'.
-pub const EVENTS: [&str; 8] = [
+/// Every event a webhook may name: the spec's three, then `sent` and `read`, then the phones',
+/// then the opt-outs'.
+pub const EVENTS: [&str; 10] = [
     "message.delivered",
     FAILED,
     RECEIVED,
@@ -64,7 +65,34 @@ pub const EVENTS: [&str; 8] = [
     PHONE_OFFLINE,
     PHONE_ONLINE,
     PHONE_DISABLED,
+    OPTED_OUT,
+    OPTED_IN,
 ];
+
+/// A number opted out of the tenant (its STOP, or the tenant through the API).
+pub const OPTED_OUT: &str = "contact.opted_out";
+/// It opted back in (its START, or the tenant removed an opt-out it had made).
+pub const OPTED_IN: &str = "contact.opted_in";
+
+/// An opt-out event's payload: `{event, event_id, phone, via, keyword, timestamp}`.
+pub(crate) fn contact_payload(
+    event: &str,
+    event_id: Ulid,
+    phone: &str,
+    via: pigeon_storage::model::OptOutVia,
+    keyword: Option<&str>,
+    at: DateTime<Utc>,
+) -> String {
+    serde_json::json!({
+        "event": event,
+        "event_id": event_id.to_string(),
+        "phone": phone,
+        "via": via,
+        "keyword": keyword,
+        "timestamp": pigeon_storage::ts::format(&at),
+    })
+    .to_string()
+}
 
 /// An agent phone that was online stopped polling, or a sim phone was switched off.
 pub const PHONE_OFFLINE: &str = "phone.offline";

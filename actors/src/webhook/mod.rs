@@ -19,9 +19,11 @@ use std::time::Duration;
 pub(crate) use actor::{Deliver, Depth, Resume, Retry, Stop, UpdateHook, WebhookActor};
 pub use control::DISABLED;
 pub(crate) use control::{Disable, Recover};
-pub(crate) use event::phone_payload;
 pub(crate) use event::test_payload;
-pub use event::{events_of, EVENTS, PHONE_DISABLED, PHONE_OFFLINE, PHONE_ONLINE, TEST_EVENT};
+pub(crate) use event::{contact_payload, phone_payload};
+pub use event::{
+    events_of, EVENTS, OPTED_IN, OPTED_OUT, PHONE_DISABLED, PHONE_OFFLINE, PHONE_ONLINE, TEST_EVENT,
+};
 pub use outbox::Subscribers;
 pub(crate) use outbox::{write_with_events, Outbox};
 pub use signature::{

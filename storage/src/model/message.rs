@@ -180,6 +180,9 @@ pub struct MessageRecord {
     /// The phones that could not send it (phone-scoped failures), in order: failover skips them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub failed_phones: Vec<Ulid>,
+    /// The inbound message this one answers (an opt-out, opt-in or HELP reply); `None` otherwise.
+    #[serde(default)]
+    pub reply_to: Option<Ulid>,
 }
 
 impl MessageRecord {
@@ -226,6 +229,7 @@ impl MessageRecord {
             metadata: Default::default(),
             expires_at: None,
             failed_phones: Vec::new(),
+            reply_to: None,
         }
     }
 }

@@ -57,3 +57,28 @@ pub struct DetectionRecord {
     #[serde(with = "crate::ts")]
     pub checked_at: DateTime<Utc>,
 }
+
+/// How a number came to be opted out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OptOutVia {
+    /// The recipient texted STOP (or a synonym).
+    Keyword,
+    /// The tenant recorded an opt-out it got elsewhere (`POST /v1/opt-outs`).
+    Api,
+}
+
+/// A number that may not be messaged until it texts START (or, for one made through the API,
+/// until the tenant removes it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OptOutRecord {
+    /// E.164.
+    pub phone: String,
+    /// When; `None` for an opt-out stored before its time was kept.
+    #[serde(with = "crate::ts::option")]
+    pub opted_out_at: Option<DateTime<Utc>>,
+    /// Keyword or API.
+    pub via: OptOutVia,
+    /// The keyword as matched, upper-cased; `None` for the API.
+    pub keyword: Option<String>,
+}

@@ -79,6 +79,30 @@ impl Default for QuietHours {
     }
 }
 
+/// What the node texts back to a recipient's keywords on the tenant's behalf; `None` sends
+/// nothing. Stored with the tenant; a tenant written before they existed has the defaults.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Replies {
+    /// After a STOP that opted the sender out.
+    pub opt_out_reply: Option<String>,
+    /// After a START that opted the sender back in.
+    pub opt_in_reply: Option<String>,
+    /// After HELP or INFO.
+    pub help_reply: Option<String>,
+}
+
+impl Default for Replies {
+    fn default() -> Self {
+        Self {
+            opt_out_reply: Some(
+                "You are unsubscribed and will get no more messages. Reply START to resubscribe.".into(),
+            ),
+            opt_in_reply: Some("You are subscribed again. Reply STOP to unsubscribe.".into()),
+            help_reply: None,
+        }
+    }
+}
+
 /// A tenant as stored. Limits hold the operator's overrides; `None` means the plan's.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TenantRecord {
@@ -101,6 +125,9 @@ pub struct TenantRecord {
     pub monthly_call_limit: Option<u64>,
     /// Quiet-hours window.
     pub quiet_hours: QuietHours,
+    /// Keyword replies (the tenant's settings).
+    #[serde(default)]
+    pub replies: Replies,
     /// When the operator created it.
     #[serde(with = "crate::ts")]
     pub created_at: DateTime<Utc>,

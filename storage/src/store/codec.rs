@@ -36,6 +36,7 @@ impl Json for crate::model::RecipientRecord {}
 impl Json for crate::model::IdempotencyRecord {}
 impl Json for crate::model::WebhookRecord {}
 impl Json for crate::model::DetectionRecord {}
+impl Json for crate::model::OptOutRecord {}
 impl Json for crate::model::CampaignRecord {}
 impl Json for crate::model::SessionRecord {}
 /// Templates and contacts.
@@ -62,6 +63,8 @@ const V1: u8 = 1;
 const V2: u8 = 2;
 /// The first byte of a message in the third layout: the second, then [`MessageV3`].
 const V3: u8 = 3;
+/// The first byte of a message in the fourth layout: the third, then [`MessageV4`].
+const V4: u8 = 4;
 
 fn binary<T: Serialize>(wire: &T) -> Vec<u8> {
     versioned(V1, wire)
@@ -97,13 +100,20 @@ fn wire<'a, W: Deserialize<'a>, T>(
 fn read_message<'a>(
     tree: &'static str,
     bytes: &'a [u8],
-    from_wire: impl FnOnce(MessageV1<'a>, MessageV2<'a>, MessageV3) -> Option<MessageRecord>,
+    from_wire: impl FnOnce(MessageV1<'a>, MessageV2<'a>, MessageV3, MessageV4) -> Option<MessageRecord>,
 ) -> Result<MessageRecord, StoreError> {
     match bytes.first() {
-        Some(&V3) => wire(tree, &bytes[1..], |(v1, v2, v3)| from_wire(v1, v2, v3)),
-        Some(&V2) => wire(tree, &bytes[1..], |(v1, v2)| from_wire(v1, v2, MessageV3::default())),
-        Some(&V1) => wire(tree, &bytes[1..], |v1| from_wire(v1, MessageV2::default(), MessageV3::default())),
-        _ => read(tree, bytes, |v1| from_wire(v1, MessageV2::default(), MessageV3::default())),
+        Some(&V4) => wire(tree, &bytes[1..], |(v1, v2, v3, v4)| from_wire(v1, v2, v3, v4)),
+        Some(&V3) => wire(tree, &bytes[1..], |(v1, v2, v3)| from_wire(v1, v2, v3, MessageV4::default())),
+        Some(&V2) => {
+            wire(tree, &bytes[1..], |(v1, v2)| from_wire(v1, v2, MessageV3::default(), MessageV4::default()))
+        }
+        Some(&V1) => wire(tree, &bytes[1..], |v1| {
+            from_wire(v1, MessageV2::default(), MessageV3::default(), MessageV4::default())
+        }),
+        _ => read(tree, bytes, |v1| {
+            from_wire(v1, MessageV2::default(), MessageV3::default(), MessageV4::default())
+        }),
     }
 }
 
@@ -175,6 +185,12 @@ struct MessageV3 {
     failed_phones: Vec<[u8; 16]>,
 }
 
+/// What the fourth layout adds (replies).
+#[derive(Serialize, Deserialize, Default)]
+struct MessageV4 {
+    reply_to: Option<[u8; 16]>,
+}
+
 fn owned(s: Option<Cow<'_, str>>) -> Option<String> {
     s.map(Cow::into_owned)
 }
@@ -216,11 +232,12 @@ impl Codec for MessageRecord {
             read_at: self.read_at.as_ref().map(ms),
             failed_phones: self.failed_phones.iter().map(|p| p.to_bytes()).collect(),
         };
-        versioned(V3, &(v1, v2, v3))
+        let v4 = MessageV4 { reply_to: self.reply_to.map(|r| r.to_bytes()) };
+        versioned(V4, &(v1, v2, v3, v4))
     }
 
     fn decode(tree: &'static str, bytes: &[u8]) -> Result<Self, StoreError> {
-        read_message(tree, bytes, |w, v2, v3| {
+        read_message(tree, bytes, |w, v2, v3, v4| {
             let lease = match w.lease {
                 Some((job, until)) => Some(Lease { job_id: id(job), until: time(until)? }),
                 None => None,
@@ -255,6 +272,7 @@ impl Codec for MessageRecord {
                 metadata: v2.metadata.into_iter().map(|(k, v)| (k.into_owned(), v.into_owned())).collect(),
                 expires_at: opt_time(v2.expires_at)?,
                 failed_phones: v3.failed_phones.into_iter().map(id).collect(),
+                reply_to: v4.reply_to.map(id),
             })
         })
     }
@@ -389,6 +407,7 @@ mod tests {
             expires_at: Some(now()),
             read_at: Some(now()),
             failed_phones: vec![new_id(), new_id()],
+            reply_to: Some(new_id()),
             ..MessageRecord::new(
                 new_id(),
                 new_id(),
@@ -443,28 +462,34 @@ mod tests {
         assert_eq!(DeliveryRecord::decode("d", &serde_json::to_vec(&d).unwrap()).unwrap(), d);
     }
 
-    /// A message in an earlier binary layout is the next one's without its tail (the second's:
-    /// `read_at` none and no failed phones, two bytes; the first's: `pinned` false, `metadata`
-    /// and `expires_at` none, three more), and reads as a message that has none of them.
+    /// A message in an earlier binary layout is the next one's without its tail (the third's:
+    /// `reply_to` none, one byte; the second's: `read_at` none and no failed phones, two more;
+    /// the first's: `pinned` false, `metadata` and `expires_at` none, three more), and reads as a
+    /// message that has none of them.
     #[test]
     fn messages_in_earlier_binary_layouts_still_read() {
-        let v2 = MessageRecord { read_at: None, failed_phones: Vec::new(), ..message() };
+        let v3 = MessageRecord { reply_to: None, ..message() };
+        let mut bytes = v3.encode();
+        assert_eq!(bytes[0], V4);
+        bytes[0] = V3;
+        bytes.truncate(bytes.len() - 1);
+        assert_eq!(MessageRecord::decode("m", &bytes).unwrap(), v3);
+        let v2 = MessageRecord { read_at: None, failed_phones: Vec::new(), ..v3 };
         let mut bytes = v2.encode();
-        assert_eq!(bytes[0], V3);
         bytes[0] = V2;
-        bytes.truncate(bytes.len() - 2);
+        bytes.truncate(bytes.len() - 3);
         assert_eq!(MessageRecord::decode("m", &bytes).unwrap(), v2);
         let v1 = MessageRecord { pinned: false, metadata: Default::default(), expires_at: None, ..v2 };
         let mut bytes = v1.encode();
         bytes[0] = V1;
-        bytes.truncate(bytes.len() - 5);
+        bytes.truncate(bytes.len() - 6);
         assert_eq!(MessageRecord::decode("m", &bytes).unwrap(), v1);
         assert_ne!(MessageRecord::decode("m", &message().encode()).unwrap(), v1, "the tail is read");
     }
 
     #[test]
     fn garbage_is_an_error_not_a_panic() {
-        for bytes in [&b""[..], &[V1], &[V2], &[V3], &[V1, 0xff, 0xff], &[9, 1, 2]] {
+        for bytes in [&b""[..], &[V1], &[V2], &[V3], &[V4], &[V1, 0xff, 0xff], &[9, 1, 2]] {
             assert!(MessageRecord::decode("m", bytes).is_err());
             assert!(DeliveryRecord::decode("d", bytes).is_err());
         }

@@ -92,6 +92,7 @@ fn tenant() -> TenantRecord {
         new_contact_daily_limit: None,
         monthly_call_limit: None,
         quiet_hours: QuietHours::default(),
+        replies: Default::default(),
         created_at: now,
     }
 }

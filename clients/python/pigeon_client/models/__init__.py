@@ -17,6 +17,7 @@ from .create_campaign_metadata_type_0 import CreateCampaignMetadataType0
 from .create_contact import CreateContact
 from .create_contact_attributes_type_0 import CreateContactAttributesType0
 from .create_key import CreateKey
+from .create_opt_out import CreateOptOut
 from .create_phone import CreatePhone
 from .create_template import CreateTemplate
 from .create_tenant import CreateTenant
@@ -52,6 +53,10 @@ from .data_body_message_view_data import DataBodyMessageViewData
 from .data_body_message_view_data_metadata import DataBodyMessageViewDataMetadata
 from .data_body_operator_phone import DataBodyOperatorPhone
 from .data_body_operator_phone_data import DataBodyOperatorPhoneData
+from .data_body_opt_out_removed import DataBodyOptOutRemoved
+from .data_body_opt_out_removed_data import DataBodyOptOutRemovedData
+from .data_body_opt_out_view import DataBodyOptOutView
+from .data_body_opt_out_view_data import DataBodyOptOutViewData
 from .data_body_recovering import DataBodyRecovering
 from .data_body_recovering_data import DataBodyRecoveringData
 from .data_body_released import DataBodyReleased
@@ -60,6 +65,8 @@ from .data_body_revoked import DataBodyRevoked
 from .data_body_revoked_data import DataBodyRevokedData
 from .data_body_secret_rotated import DataBodySecretRotated
 from .data_body_secret_rotated_data import DataBodySecretRotatedData
+from .data_body_settings_view import DataBodySettingsView
+from .data_body_settings_view_data import DataBodySettingsViewData
 from .data_body_status import DataBodyStatus
 from .data_body_status_data import DataBodyStatusData
 from .data_body_template_view import DataBodyTemplateView
@@ -117,6 +124,8 @@ from .list_body_key_item_data_item import ListBodyKeyItemDataItem
 from .list_body_message_view import ListBodyMessageView
 from .list_body_message_view_data_item import ListBodyMessageViewDataItem
 from .list_body_message_view_data_item_metadata import ListBodyMessageViewDataItemMetadata
+from .list_body_opt_out_view import ListBodyOptOutView
+from .list_body_opt_out_view_data_item import ListBodyOptOutViewDataItem
 from .list_body_template_view import ListBodyTemplateView
 from .list_body_template_view_data_item import ListBodyTemplateViewDataItem
 from .list_body_tenant_view import ListBodyTenantView
@@ -128,9 +137,12 @@ from .message_view_metadata import MessageViewMetadata
 from .new_tenant_keys import NewTenantKeys
 from .node_view import NodeView
 from .operator_phone import OperatorPhone
+from .opt_out_removed import OptOutRemoved
+from .opt_out_view import OptOutView
 from .patch_contact import PatchContact
 from .patch_contact_attributes_type_0 import PatchContactAttributesType0
 from .patch_phone import PatchPhone
+from .patch_settings import PatchSettings
 from .patch_template import PatchTemplate
 from .patch_tenant_body import PatchTenantBody
 from .patch_webhook import PatchWebhook
@@ -148,6 +160,7 @@ from .secret_rotated import SecretRotated
 from .send_body import SendBody
 from .send_body_data_type_0 import SendBodyDataType0
 from .send_body_metadata_type_0 import SendBodyMetadataType0
+from .settings_view import SettingsView
 from .sim_body import SimBody
 from .status import Status
 from .status_body import StatusBody
@@ -179,6 +192,7 @@ __all__ = (
     "CreateContact",
     "CreateContactAttributesType0",
     "CreateKey",
+    "CreateOptOut",
     "CreatePhone",
     "CreateTemplate",
     "CreateTenant",
@@ -214,6 +228,10 @@ __all__ = (
     "DataBodyMessageViewDataMetadata",
     "DataBodyOperatorPhone",
     "DataBodyOperatorPhoneData",
+    "DataBodyOptOutRemoved",
+    "DataBodyOptOutRemovedData",
+    "DataBodyOptOutView",
+    "DataBodyOptOutViewData",
     "DataBodyRecovering",
     "DataBodyRecoveringData",
     "DataBodyReleased",
@@ -222,6 +240,8 @@ __all__ = (
     "DataBodyRevokedData",
     "DataBodySecretRotated",
     "DataBodySecretRotatedData",
+    "DataBodySettingsView",
+    "DataBodySettingsViewData",
     "DataBodyStatus",
     "DataBodyStatusData",
     "DataBodyTemplateView",
@@ -279,6 +299,8 @@ __all__ = (
     "ListBodyMessageView",
     "ListBodyMessageViewDataItem",
     "ListBodyMessageViewDataItemMetadata",
+    "ListBodyOptOutView",
+    "ListBodyOptOutViewDataItem",
     "ListBodyTemplateView",
     "ListBodyTemplateViewDataItem",
     "ListBodyTenantView",
@@ -290,9 +312,12 @@ __all__ = (
     "NewTenantKeys",
     "NodeView",
     "OperatorPhone",
+    "OptOutRemoved",
+    "OptOutView",
     "PatchContact",
     "PatchContactAttributesType0",
     "PatchPhone",
+    "PatchSettings",
     "PatchTemplate",
     "PatchTenantBody",
     "PatchWebhook",
@@ -310,6 +335,7 @@ __all__ = (
     "SendBody",
     "SendBodyDataType0",
     "SendBodyMetadataType0",
+    "SettingsView",
     "SimBody",
     "Status",
     "StatusBody",

@@ -41,6 +41,7 @@ class DataBodyMessageViewData:
         failure_reason (None | str | Unset): Carrier-level detail of a failure.
         from_ (None | str | Unset): The tenant's phone (outbound, once chosen) or the sender (inbound).
         read_at (datetime.datetime | None | Unset): Read by the recipient (a read receipt).
+        reply_to (None | str | Unset): The inbound message this one answers: the node's reply to a STOP, START or HELP.
         scheduled_at (datetime.datetime | None | Unset): Held until.
         sent_at (datetime.datetime | None | Unset): Sent by the phone.
         template (None | str | Unset): Template used.
@@ -64,6 +65,7 @@ class DataBodyMessageViewData:
     failure_reason: None | str | Unset = UNSET
     from_: None | str | Unset = UNSET
     read_at: datetime.datetime | None | Unset = UNSET
+    reply_to: None | str | Unset = UNSET
     scheduled_at: datetime.datetime | None | Unset = UNSET
     sent_at: datetime.datetime | None | Unset = UNSET
     template: None | str | Unset = UNSET
@@ -150,6 +152,12 @@ class DataBodyMessageViewData:
         else:
             read_at = self.read_at
 
+        reply_to: None | str | Unset
+        if isinstance(self.reply_to, Unset):
+            reply_to = UNSET
+        else:
+            reply_to = self.reply_to
+
         scheduled_at: None | str | Unset
         if isinstance(self.scheduled_at, Unset):
             scheduled_at = UNSET
@@ -205,6 +213,8 @@ class DataBodyMessageViewData:
             field_dict["from"] = from_
         if read_at is not UNSET:
             field_dict["read_at"] = read_at
+        if reply_to is not UNSET:
+            field_dict["reply_to"] = reply_to
         if scheduled_at is not UNSET:
             field_dict["scheduled_at"] = scheduled_at
         if sent_at is not UNSET:
@@ -350,6 +360,15 @@ class DataBodyMessageViewData:
 
         read_at = _parse_read_at(d.pop("read_at", UNSET))
 
+        def _parse_reply_to(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        reply_to = _parse_reply_to(d.pop("reply_to", UNSET))
+
         def _parse_scheduled_at(data: object) -> datetime.datetime | None | Unset:
             if data is None:
                 return data
@@ -412,6 +431,7 @@ class DataBodyMessageViewData:
             failure_reason=failure_reason,
             from_=from_,
             read_at=read_at,
+            reply_to=reply_to,
             scheduled_at=scheduled_at,
             sent_at=sent_at,
             template=template,

@@ -2,7 +2,7 @@
 
 import type { Client, Options as Options2, TDataShape } from './client';
 import { client } from './client.gen';
-import type { ApiKeysCreateData, ApiKeysCreateErrors, ApiKeysCreateResponses, ApiKeysListData, ApiKeysListErrors, ApiKeysListResponses, ApiKeysRevokeData, ApiKeysRevokeErrors, ApiKeysRevokeResponses, CampaignsCancelData, CampaignsCancelErrors, CampaignsCancelResponses, CampaignsCreateData, CampaignsCreateErrors, CampaignsCreateResponses, CampaignsGetData, CampaignsGetErrors, CampaignsGetResponses, CampaignsLaunchData, CampaignsLaunchErrors, CampaignsLaunchResponses, CampaignsListData, CampaignsListErrors, CampaignsListResponses, ContactsCreateData, ContactsCreateErrors, ContactsCreateResponses, ContactsDeleteData, ContactsDeleteErrors, ContactsDeleteResponses, ContactsGetData, ContactsGetErrors, ContactsGetResponses, ContactsListData, ContactsListErrors, ContactsListResponses, ContactsPatchData, ContactsPatchErrors, ContactsPatchResponses, EventsListEventsData, EventsListEventsErrors, EventsListEventsResponses, MessagesCancelData, MessagesCancelErrors, MessagesCancelResponses, MessagesDetectData, MessagesDetectErrors, MessagesDetectResponses, MessagesGetData, MessagesGetErrors, MessagesGetResponses, MessagesListData, MessagesListErrors, MessagesListPhonesData, MessagesListPhonesErrors, MessagesListPhonesResponses, MessagesListResponses, MessagesSendData, MessagesSendErrors, MessagesSendResponses, OperationsHealthzData, OperationsHealthzResponses, OperationsMetricsData, OperationsMetricsResponses, OperationsNoopData, OperationsNoopErrors, OperationsNoopResponses, OperationsOpenapiData, OperationsOpenapiResponses, OperationsReadyzData, OperationsReadyzErrors, OperationsReadyzResponses, OperatorCreatePhoneData, OperatorCreatePhoneErrors, OperatorCreatePhoneResponses, OperatorCreateTenantData, OperatorCreateTenantErrors, OperatorCreateTenantKeyData, OperatorCreateTenantKeyErrors, OperatorCreateTenantKeyResponses, OperatorCreateTenantResponses, OperatorDeactivateKeyData, OperatorDeactivateKeyErrors, OperatorDeactivateKeyResponses, OperatorDeletePhoneData, OperatorDeletePhoneErrors, OperatorDeletePhoneResponses, OperatorFleetData, OperatorFleetErrors, OperatorFleetResponses, OperatorGetTenantData, OperatorGetTenantErrors, OperatorGetTenantResponses, OperatorListPhonesData, OperatorListPhonesErrors, OperatorListPhonesResponses, OperatorListTenantsData, OperatorListTenantsErrors, OperatorListTenantsResponses, OperatorPatchPhoneData, OperatorPatchPhoneErrors, OperatorPatchPhoneResponses, OperatorPatchTenantData, OperatorPatchTenantErrors, OperatorPatchTenantResponses, OperatorReactivateKeyData, OperatorReactivateKeyErrors, OperatorReactivateKeyResponses, PhoneAgentDetectionData, PhoneAgentDetectionErrors, PhoneAgentDetectionResponses, PhoneAgentInboundData, PhoneAgentInboundErrors, PhoneAgentInboundResponses, PhoneAgentJobsData, PhoneAgentJobsErrors, PhoneAgentJobsResponses, PhoneAgentMeData, PhoneAgentMeErrors, PhoneAgentMeResponses, PhoneAgentReleaseData, PhoneAgentReleaseErrors, PhoneAgentReleaseResponses, PhoneAgentStatusData, PhoneAgentStatusErrors, PhoneAgentStatusResponses, TemplatesCreateData, TemplatesCreateErrors, TemplatesCreateResponses, TemplatesDeleteData, TemplatesDeleteErrors, TemplatesDeleteResponses, TemplatesGetData, TemplatesGetErrors, TemplatesGetResponses, TemplatesListData, TemplatesListErrors, TemplatesListResponses, TemplatesPatchData, TemplatesPatchErrors, TemplatesPatchResponses, WebhooksCreateData, WebhooksCreateErrors, WebhooksCreateResponses, WebhooksDeleteData, WebhooksDeleteErrors, WebhooksDeleteResponses, WebhooksGetWebhookData, WebhooksGetWebhookErrors, WebhooksGetWebhookResponses, WebhooksListData, WebhooksListDeliveriesData, WebhooksListDeliveriesErrors, WebhooksListDeliveriesResponses, WebhooksListErrors, WebhooksListResponses, WebhooksRecoverWebhookData, WebhooksRecoverWebhookErrors, WebhooksRecoverWebhookResponses, WebhooksRetryDeliveryData, WebhooksRetryDeliveryErrors, WebhooksRetryDeliveryResponses, WebhooksRotateSecretData, WebhooksRotateSecretErrors, WebhooksRotateSecretResponses, WebhooksSendTestEventData, WebhooksSendTestEventErrors, WebhooksSendTestEventResponses, WebhooksUpdateWebhookData, WebhooksUpdateWebhookErrors, WebhooksUpdateWebhookResponses } from './types.gen';
+import type { ApiKeysCreateData, ApiKeysCreateErrors, ApiKeysCreateResponses, ApiKeysListData, ApiKeysListErrors, ApiKeysListResponses, ApiKeysRevokeData, ApiKeysRevokeErrors, ApiKeysRevokeResponses, CampaignsCancelData, CampaignsCancelErrors, CampaignsCancelResponses, CampaignsCreateData, CampaignsCreateErrors, CampaignsCreateResponses, CampaignsGetData, CampaignsGetErrors, CampaignsGetResponses, CampaignsLaunchData, CampaignsLaunchErrors, CampaignsLaunchResponses, CampaignsListData, CampaignsListErrors, CampaignsListResponses, ContactsCreateData, ContactsCreateErrors, ContactsCreateResponses, ContactsDeleteData, ContactsDeleteErrors, ContactsDeleteResponses, ContactsGetData, ContactsGetErrors, ContactsGetResponses, ContactsListData, ContactsListErrors, ContactsListResponses, ContactsPatchData, ContactsPatchErrors, ContactsPatchResponses, EventsListEventsData, EventsListEventsErrors, EventsListEventsResponses, MessagesCancelData, MessagesCancelErrors, MessagesCancelResponses, MessagesDetectData, MessagesDetectErrors, MessagesDetectResponses, MessagesGetData, MessagesGetErrors, MessagesGetResponses, MessagesListData, MessagesListErrors, MessagesListPhonesData, MessagesListPhonesErrors, MessagesListPhonesResponses, MessagesListResponses, MessagesSendData, MessagesSendErrors, MessagesSendResponses, OperationsHealthzData, OperationsHealthzResponses, OperationsMetricsData, OperationsMetricsResponses, OperationsNoopData, OperationsNoopErrors, OperationsNoopResponses, OperationsOpenapiData, OperationsOpenapiResponses, OperationsReadyzData, OperationsReadyzErrors, OperationsReadyzResponses, OperatorCreatePhoneData, OperatorCreatePhoneErrors, OperatorCreatePhoneResponses, OperatorCreateTenantData, OperatorCreateTenantErrors, OperatorCreateTenantKeyData, OperatorCreateTenantKeyErrors, OperatorCreateTenantKeyResponses, OperatorCreateTenantResponses, OperatorDeactivateKeyData, OperatorDeactivateKeyErrors, OperatorDeactivateKeyResponses, OperatorDeletePhoneData, OperatorDeletePhoneErrors, OperatorDeletePhoneResponses, OperatorFleetData, OperatorFleetErrors, OperatorFleetResponses, OperatorGetTenantData, OperatorGetTenantErrors, OperatorGetTenantResponses, OperatorListPhonesData, OperatorListPhonesErrors, OperatorListPhonesResponses, OperatorListTenantsData, OperatorListTenantsErrors, OperatorListTenantsResponses, OperatorPatchPhoneData, OperatorPatchPhoneErrors, OperatorPatchPhoneResponses, OperatorPatchTenantData, OperatorPatchTenantErrors, OperatorPatchTenantResponses, OperatorReactivateKeyData, OperatorReactivateKeyErrors, OperatorReactivateKeyResponses, OptOutsCreateData, OptOutsCreateErrors, OptOutsCreateResponses, OptOutsDeleteData, OptOutsDeleteErrors, OptOutsDeleteResponses, OptOutsListData, OptOutsListErrors, OptOutsListResponses, PhoneAgentDetectionData, PhoneAgentDetectionErrors, PhoneAgentDetectionResponses, PhoneAgentInboundData, PhoneAgentInboundErrors, PhoneAgentInboundResponses, PhoneAgentJobsData, PhoneAgentJobsErrors, PhoneAgentJobsResponses, PhoneAgentMeData, PhoneAgentMeErrors, PhoneAgentMeResponses, PhoneAgentReleaseData, PhoneAgentReleaseErrors, PhoneAgentReleaseResponses, PhoneAgentStatusData, PhoneAgentStatusErrors, PhoneAgentStatusResponses, SettingsGetData, SettingsGetErrors, SettingsGetResponses, SettingsPatchData, SettingsPatchErrors, SettingsPatchResponses, TemplatesCreateData, TemplatesCreateErrors, TemplatesCreateResponses, TemplatesDeleteData, TemplatesDeleteErrors, TemplatesDeleteResponses, TemplatesGetData, TemplatesGetErrors, TemplatesGetResponses, TemplatesListData, TemplatesListErrors, TemplatesListResponses, TemplatesPatchData, TemplatesPatchErrors, TemplatesPatchResponses, WebhooksCreateData, WebhooksCreateErrors, WebhooksCreateResponses, WebhooksDeleteData, WebhooksDeleteErrors, WebhooksDeleteResponses, WebhooksGetWebhookData, WebhooksGetWebhookErrors, WebhooksGetWebhookResponses, WebhooksListData, WebhooksListDeliveriesData, WebhooksListDeliveriesErrors, WebhooksListDeliveriesResponses, WebhooksListErrors, WebhooksListResponses, WebhooksRecoverWebhookData, WebhooksRecoverWebhookErrors, WebhooksRecoverWebhookResponses, WebhooksRetryDeliveryData, WebhooksRetryDeliveryErrors, WebhooksRetryDeliveryResponses, WebhooksRotateSecretData, WebhooksRotateSecretErrors, WebhooksRotateSecretResponses, WebhooksSendTestEventData, WebhooksSendTestEventErrors, WebhooksSendTestEventResponses, WebhooksUpdateWebhookData, WebhooksUpdateWebhookErrors, WebhooksUpdateWebhookResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -466,12 +466,67 @@ export const messagesGet = <ThrowOnError extends boolean = false>(options: Optio
 });
 
 /**
+ * The numbers opted out, in number order.
+ */
+export const optOutsList = <ThrowOnError extends boolean = false>(options?: Options<OptOutsListData, ThrowOnError>) => (options?.client ?? client).get<OptOutsListResponses, OptOutsListErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/opt-outs',
+    ...options
+});
+
+/**
+ * Records an opt-out the tenant got elsewhere: 201, or 200 with the existing record when the
+ * number is already opted out (however it was).
+ */
+export const optOutsCreate = <ThrowOnError extends boolean = false>(options: Options<OptOutsCreateData, ThrowOnError>) => (options.client ?? client).post<OptOutsCreateResponses, OptOutsCreateErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/opt-outs',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Removes an opt-out the tenant recorded; one the recipient made by keyword needs its START
+ * (409 `INVALID_STATUS_TRANSITION`).
+ */
+export const optOutsDelete = <ThrowOnError extends boolean = false>(options: Options<OptOutsDeleteData, ThrowOnError>) => (options.client ?? client).delete<OptOutsDeleteResponses, OptOutsDeleteErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/opt-outs/{phone}',
+    ...options
+});
+
+/**
  * The tenant's phones.
  */
 export const messagesListPhones = <ThrowOnError extends boolean = false>(options?: Options<MessagesListPhonesData, ThrowOnError>) => (options?.client ?? client).get<MessagesListPhonesResponses, MessagesListPhonesErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/phones',
     ...options
+});
+
+/**
+ * The tenant's settings.
+ */
+export const settingsGet = <ThrowOnError extends boolean = false>(options?: Options<SettingsGetData, ThrowOnError>) => (options?.client ?? client).get<SettingsGetResponses, SettingsGetErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/settings',
+    ...options
+});
+
+/**
+ * Changes the keyword replies or the quiet hours.
+ */
+export const settingsPatch = <ThrowOnError extends boolean = false>(options: Options<SettingsPatchData, ThrowOnError>) => (options.client ?? client).patch<SettingsPatchResponses, SettingsPatchErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/settings',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
 });
 
 /**

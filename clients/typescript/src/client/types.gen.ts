@@ -348,6 +348,16 @@ export type CreateKey = {
 };
 
 /**
+ * Body of `POST /v1/opt-outs`.
+ */
+export type CreateOptOut = {
+    /**
+     * E.164 number.
+     */
+    phone: string;
+};
+
+/**
  * Body of `POST /admin/v1/phones`.
  */
 export type CreatePhone = {
@@ -866,6 +876,10 @@ export type DataBodyMessageView = {
          */
         read_at?: string | null;
         /**
+         * The inbound message this one answers: the node's reply to a STOP, START or HELP.
+         */
+        reply_to?: string | null;
+        /**
          * Held until.
          */
         scheduled_at?: string | null;
@@ -961,6 +975,52 @@ export type DataBodyOperatorPhone = {
 /**
  * The success envelope.
  */
+export type DataBodyOptOutRemoved = {
+    /**
+     * Answer of `DELETE /v1/opt-outs/{phone}`.
+     */
+    data: {
+        /**
+         * Always true.
+         */
+        deleted: boolean;
+        /**
+         * The number, which may be messaged again.
+         */
+        phone: string;
+    };
+};
+
+/**
+ * The success envelope.
+ */
+export type DataBodyOptOutView = {
+    /**
+     * A number opted out of the tenant.
+     */
+    data: {
+        /**
+         * The keyword as matched, upper-cased; null for `api`.
+         */
+        keyword?: string | null;
+        /**
+         * When it opted out (null for one recorded before opt-outs kept their time).
+         */
+        opted_out_at?: string | null;
+        /**
+         * E.164 number.
+         */
+        phone: string;
+        /**
+         * `keyword` (it texted STOP or a synonym) or `api` (`POST /v1/opt-outs`).
+         */
+        via: string;
+    };
+};
+
+/**
+ * The success envelope.
+ */
 export type DataBodyRecovering = {
     /**
      * What a recovery started.
@@ -1027,6 +1087,33 @@ export type DataBodySecretRotated = {
          * The new signing secret (`whsec_…`): `x-service-signature` uses it from now on.
          */
         secret: string;
+    };
+};
+
+/**
+ * The success envelope.
+ */
+export type DataBodySettingsView = {
+    /**
+     * A tenant's settings.
+     */
+    data: {
+        /**
+         * Texted to a number that sends HELP or INFO; null (the default) sends nothing.
+         */
+        help_reply?: string | null;
+        /**
+         * Texted to a number whose START opted it back in; null sends nothing.
+         */
+        opt_in_reply?: string | null;
+        /**
+         * Texted once to a number whose STOP opted it out; null sends nothing.
+         */
+        opt_out_reply?: string | null;
+        /**
+         * Quiet hours, in the recipient's local time.
+         */
+        quiet_hours: QuietHoursBody;
     };
 };
 
@@ -2028,6 +2115,10 @@ export type ListBodyMessageView = {
          */
         read_at?: string | null;
         /**
+         * The inbound message this one answers: the node's reply to a STOP, START or HELP.
+         */
+        reply_to?: string | null;
+        /**
          * Held until.
          */
         scheduled_at?: string | null;
@@ -2051,6 +2142,37 @@ export type ListBodyMessageView = {
          * Recipient (outbound) or the tenant's phone (inbound).
          */
         to: string;
+    }>;
+    /**
+     * Pass as `after` for the next page; null at the end.
+     */
+    next_cursor?: string | null;
+};
+
+/**
+ * The success envelope of a list.
+ */
+export type ListBodyOptOutView = {
+    /**
+     * This page.
+     */
+    data: Array<{
+        /**
+         * The keyword as matched, upper-cased; null for `api`.
+         */
+        keyword?: string | null;
+        /**
+         * When it opted out (null for one recorded before opt-outs kept their time).
+         */
+        opted_out_at?: string | null;
+        /**
+         * E.164 number.
+         */
+        phone: string;
+        /**
+         * `keyword` (it texted STOP or a synonym) or `api` (`POST /v1/opt-outs`).
+         */
+        via: string;
     }>;
     /**
      * Pass as `after` for the next page; null at the end.
@@ -2262,6 +2384,10 @@ export type MessageView = {
      */
     read_at?: string | null;
     /**
+     * The inbound message this one answers: the node's reply to a STOP, START or HELP.
+     */
+    reply_to?: string | null;
+    /**
      * Held until.
      */
     scheduled_at?: string | null;
@@ -2397,6 +2523,42 @@ export type OperatorPhone = {
 };
 
 /**
+ * Answer of `DELETE /v1/opt-outs/{phone}`.
+ */
+export type OptOutRemoved = {
+    /**
+     * Always true.
+     */
+    deleted: boolean;
+    /**
+     * The number, which may be messaged again.
+     */
+    phone: string;
+};
+
+/**
+ * A number opted out of the tenant.
+ */
+export type OptOutView = {
+    /**
+     * The keyword as matched, upper-cased; null for `api`.
+     */
+    keyword?: string | null;
+    /**
+     * When it opted out (null for one recorded before opt-outs kept their time).
+     */
+    opted_out_at?: string | null;
+    /**
+     * E.164 number.
+     */
+    phone: string;
+    /**
+     * `keyword` (it texted STOP or a synonym) or `api` (`POST /v1/opt-outs`).
+     */
+    via: string;
+};
+
+/**
  * Body of `PATCH /v1/contacts/{id}`; `null` clears `name` or `timezone`.
  */
 export type PatchContact = {
@@ -2436,6 +2598,25 @@ export type PatchPhone = {
      * Sim phones only: the online switch.
      */
     online?: boolean | null;
+};
+
+/**
+ * Body of `PATCH /v1/settings`: a field left out keeps its value; null turns a reply off.
+ */
+export type PatchSettings = {
+    /**
+     * 1–10,000 characters, or null.
+     */
+    help_reply?: string | null;
+    /**
+     * 1–10,000 characters, or null.
+     */
+    opt_in_reply?: string | null;
+    /**
+     * 1–10,000 characters, or null.
+     */
+    opt_out_reply?: string | null;
+    quiet_hours?: QuietHoursPatchBody | null;
 };
 
 /**
@@ -2701,6 +2882,28 @@ export type SendBody = {
      * them it fails with `error_code: EXPIRED` and never reaches a phone.
      */
     valid_for?: number | null;
+};
+
+/**
+ * A tenant's settings.
+ */
+export type SettingsView = {
+    /**
+     * Texted to a number that sends HELP or INFO; null (the default) sends nothing.
+     */
+    help_reply?: string | null;
+    /**
+     * Texted to a number whose START opted it back in; null sends nothing.
+     */
+    opt_in_reply?: string | null;
+    /**
+     * Texted once to a number whose STOP opted it out; null sends nothing.
+     */
+    opt_out_reply?: string | null;
+    /**
+     * Quiet hours, in the recipient's local time.
+     */
+    quiet_hours: QuietHoursBody;
 };
 
 /**
@@ -5100,6 +5303,175 @@ export type MessagesGetResponses = {
 
 export type MessagesGetResponse = MessagesGetResponses[keyof MessagesGetResponses];
 
+export type OptOutsListData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * 1–100, default 50
+         */
+        limit?: number;
+        /**
+         * cursor from next_cursor
+         */
+        after?: string;
+    };
+    url: '/v1/opt-outs';
+};
+
+export type OptOutsListErrors = {
+    /**
+     * VALIDATION_ERROR: a field, parameter or the body is invalid (the text names it)
+     */
+    400: ErrorBody;
+    /**
+     * INVALID_API_KEY: the key or token is missing, malformed or revoked, or a JWT was refused
+     */
+    401: ErrorBody;
+    /**
+     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED, INSUFFICIENT_SCOPE
+     */
+    403: ErrorBody;
+    /**
+     * RATE_LIMIT_EXCEEDED, QUOTA_EXCEEDED (with `Retry-After`)
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR: a bug; details are in the server's log
+     */
+    500: ErrorBody;
+    /**
+     * STORAGE_UNAVAILABLE, IDENTITY_UNAVAILABLE: the disk is full or failing (with `Retry-After`), or a JWT came and the identity provider's keys cannot be fetched
+     */
+    503: ErrorBody;
+};
+
+export type OptOutsListError = OptOutsListErrors[keyof OptOutsListErrors];
+
+export type OptOutsListResponses = {
+    /**
+     * OK
+     */
+    200: ListBodyOptOutView;
+};
+
+export type OptOutsListResponse = OptOutsListResponses[keyof OptOutsListResponses];
+
+export type OptOutsCreateData = {
+    body: CreateOptOut;
+    path?: never;
+    query?: never;
+    url: '/v1/opt-outs';
+};
+
+export type OptOutsCreateErrors = {
+    /**
+     * VALIDATION_ERROR: a field, parameter or the body is invalid (the text names it)
+     */
+    400: ErrorBody;
+    /**
+     * INVALID_API_KEY: the key or token is missing, malformed or revoked, or a JWT was refused
+     */
+    401: ErrorBody;
+    /**
+     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED, INSUFFICIENT_SCOPE
+     */
+    403: ErrorBody;
+    /**
+     * REQUEST_TIMEOUT: the body did not arrive within 10 s
+     */
+    408: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the body is over 1 MiB
+     */
+    413: ErrorBody;
+    /**
+     * RATE_LIMIT_EXCEEDED, QUOTA_EXCEEDED (with `Retry-After`)
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR: a bug; details are in the server's log
+     */
+    500: ErrorBody;
+    /**
+     * STORAGE_UNAVAILABLE, IDENTITY_UNAVAILABLE: the disk is full or failing (with `Retry-After`), or a JWT came and the identity provider's keys cannot be fetched
+     */
+    503: ErrorBody;
+};
+
+export type OptOutsCreateError = OptOutsCreateErrors[keyof OptOutsCreateErrors];
+
+export type OptOutsCreateResponses = {
+    /**
+     * already opted out: the existing record
+     */
+    200: DataBodyOptOutView;
+    /**
+     * Created
+     */
+    201: DataBodyOptOutView;
+};
+
+export type OptOutsCreateResponse = OptOutsCreateResponses[keyof OptOutsCreateResponses];
+
+export type OptOutsDeleteData = {
+    body?: never;
+    path: {
+        /**
+         * E.164 number (`+` as is or `%2B`)
+         */
+        phone: string;
+    };
+    query?: never;
+    url: '/v1/opt-outs/{phone}';
+};
+
+export type OptOutsDeleteErrors = {
+    /**
+     * VALIDATION_ERROR: a field, parameter or the body is invalid (the text names it)
+     */
+    400: ErrorBody;
+    /**
+     * INVALID_API_KEY: the key or token is missing, malformed or revoked, or a JWT was refused
+     */
+    401: ErrorBody;
+    /**
+     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED, INSUFFICIENT_SCOPE
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: the number is not opted out
+     */
+    404: ErrorBody;
+    /**
+     * INVALID_STATUS_TRANSITION: opted out by keyword
+     */
+    409: ErrorBody;
+    /**
+     * RATE_LIMIT_EXCEEDED, QUOTA_EXCEEDED (with `Retry-After`)
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR: a bug; details are in the server's log
+     */
+    500: ErrorBody;
+    /**
+     * STORAGE_UNAVAILABLE, IDENTITY_UNAVAILABLE: the disk is full or failing (with `Retry-After`), or a JWT came and the identity provider's keys cannot be fetched
+     */
+    503: ErrorBody;
+};
+
+export type OptOutsDeleteError = OptOutsDeleteErrors[keyof OptOutsDeleteErrors];
+
+export type OptOutsDeleteResponses = {
+    /**
+     * OK
+     */
+    200: DataBodyOptOutRemoved;
+};
+
+export type OptOutsDeleteResponse = OptOutsDeleteResponses[keyof OptOutsDeleteResponses];
+
 export type MessagesListPhonesData = {
     body?: never;
     path?: never;
@@ -5144,6 +5516,104 @@ export type MessagesListPhonesResponses = {
 };
 
 export type MessagesListPhonesResponse = MessagesListPhonesResponses[keyof MessagesListPhonesResponses];
+
+export type SettingsGetData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/v1/settings';
+};
+
+export type SettingsGetErrors = {
+    /**
+     * VALIDATION_ERROR: a field, parameter or the body is invalid (the text names it)
+     */
+    400: ErrorBody;
+    /**
+     * INVALID_API_KEY: the key or token is missing, malformed or revoked, or a JWT was refused
+     */
+    401: ErrorBody;
+    /**
+     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED, INSUFFICIENT_SCOPE
+     */
+    403: ErrorBody;
+    /**
+     * RATE_LIMIT_EXCEEDED, QUOTA_EXCEEDED (with `Retry-After`)
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR: a bug; details are in the server's log
+     */
+    500: ErrorBody;
+    /**
+     * STORAGE_UNAVAILABLE, IDENTITY_UNAVAILABLE: the disk is full or failing (with `Retry-After`), or a JWT came and the identity provider's keys cannot be fetched
+     */
+    503: ErrorBody;
+};
+
+export type SettingsGetError = SettingsGetErrors[keyof SettingsGetErrors];
+
+export type SettingsGetResponses = {
+    /**
+     * OK
+     */
+    200: DataBodySettingsView;
+};
+
+export type SettingsGetResponse = SettingsGetResponses[keyof SettingsGetResponses];
+
+export type SettingsPatchData = {
+    body: PatchSettings;
+    path?: never;
+    query?: never;
+    url: '/v1/settings';
+};
+
+export type SettingsPatchErrors = {
+    /**
+     * VALIDATION_ERROR: a field, parameter or the body is invalid (the text names it)
+     */
+    400: ErrorBody;
+    /**
+     * INVALID_API_KEY: the key or token is missing, malformed or revoked, or a JWT was refused
+     */
+    401: ErrorBody;
+    /**
+     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED, INSUFFICIENT_SCOPE
+     */
+    403: ErrorBody;
+    /**
+     * REQUEST_TIMEOUT: the body did not arrive within 10 s
+     */
+    408: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the body is over 1 MiB
+     */
+    413: ErrorBody;
+    /**
+     * RATE_LIMIT_EXCEEDED, QUOTA_EXCEEDED (with `Retry-After`)
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR: a bug; details are in the server's log
+     */
+    500: ErrorBody;
+    /**
+     * STORAGE_UNAVAILABLE, IDENTITY_UNAVAILABLE: the disk is full or failing (with `Retry-After`), or a JWT came and the identity provider's keys cannot be fetched
+     */
+    503: ErrorBody;
+};
+
+export type SettingsPatchError = SettingsPatchErrors[keyof SettingsPatchErrors];
+
+export type SettingsPatchResponses = {
+    /**
+     * OK
+     */
+    200: DataBodySettingsView;
+};
+
+export type SettingsPatchResponse = SettingsPatchResponses[keyof SettingsPatchResponses];
 
 export type TemplatesListData = {
     body?: never;

@@ -1,0 +1,70 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="DataBodyOptOutRemovedData")
+
+
+@_attrs_define
+class DataBodyOptOutRemovedData:
+    """Answer of `DELETE /v1/opt-outs/{phone}`.
+
+    Attributes:
+        deleted (bool): Always true.
+        phone (str): The number, which may be messaged again.
+    """
+
+    deleted: bool
+    phone: str
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        deleted = self.deleted
+
+        phone = self.phone
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "deleted": deleted,
+                "phone": phone,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        deleted = d.pop("deleted")
+
+        phone = d.pop("phone")
+
+        data_body_opt_out_removed_data = cls(
+            deleted=deleted,
+            phone=phone,
+        )
+
+        data_body_opt_out_removed_data.additional_properties = d
+        return data_body_opt_out_removed_data
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
