@@ -254,6 +254,26 @@ async fn sign_in_see_the_overview_and_sign_out_in_chromium() {
     assert!(text(&c).await.contains("0 failed deliveries started again."));
     shot(&c, "webhook-recovered").await;
 
+    // Settings: a help reply and quiet hours on, saved; an opt-out the API made is listed.
+    app.call("POST", "/v1/opt-outs", Some(&t.live), Some(serde_json::json!({"phone": "+14155550177"})))
+        .await
+        .expect(201, None);
+    c.find(Locator::LinkText("Settings")).await.unwrap().click().await.unwrap();
+    let help = c.wait().for_element(Locator::Css("textarea#help_reply")).await.unwrap();
+    help.send_keys("Acme alerts. Reply STOP to stop.").await.unwrap();
+    c.find(Locator::Css("input#quiet_enabled")).await.unwrap().click().await.unwrap();
+    c.find(Locator::XPath("//button[text()='Save']")).await.unwrap().click().await.unwrap();
+    c.wait().for_element(Locator::Css("p[role=status]")).await.unwrap();
+    let page = text(&c).await;
+    assert!(
+        page.contains("Saved.") && page.contains("+14155550177") && page.contains("through the API"),
+        "{page}"
+    );
+    shot(&c, "settings").await;
+    let saved = app.call("GET", "/v1/settings", Some(&t.live), None).await.expect(200, None);
+    assert_eq!(saved.data()["help_reply"], "Acme alerts. Reply STOP to stop.");
+    assert_eq!(saved.data()["quiet_hours"]["enabled"], true, "ticked on (`create_tenant` turns it off)");
+
     // The operator, in a browser of its own, suspends the tenant: the tenant's session ends.
     let (_driver2, op) = browser().await;
     sign_in_with(&op, &app.base, ADMIN).await;
