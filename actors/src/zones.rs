@@ -77,10 +77,15 @@ mod tests {
 
     #[test]
     fn a_prefix_spanning_zones_takes_the_one_whose_morning_comes_last() {
-        // An Australian number it cannot place: the westernmost of Australia's zones and islands.
-        assert_eq!(z("+61812345678").as_deref(), Some("Indian/Cocos"));
-        // A NANP area code it does not know: the westernmost NANP zone.
-        assert_eq!(z("+15555550100").as_deref(), Some("Pacific/Pago_Pago"));
+        // +61 8 7…: Adelaide or Perth; Perth's morning comes later.
+        assert_eq!(z("+61871234567").as_deref(), Some("Australia/Perth"));
+        // Placed no closer than the whole country: the zone of most of its numbers, not the
+        // westernmost island's (Cocos, Pago Pago, the Azores, the Canaries).
+        assert_eq!(z("+61812345678").as_deref(), Some("Australia/Sydney"));
+        assert_eq!(z("+15555550100").as_deref(), Some("America/New_York"));
+        assert_eq!(z("+351912345678").as_deref(), Some("Europe/Lisbon"));
+        assert_eq!(z("+34612345678").as_deref(), Some("Europe/Madrid"));
+        assert_eq!(z("+79161234567").as_deref(), Some("Europe/Moscow"));
         assert_eq!(z("+447700900123").as_deref(), Some("Europe/London"));
         assert_eq!(z("+33612345678").as_deref(), Some("Europe/Paris"));
         assert_eq!(z("+819012345678").as_deref(), Some("Asia/Tokyo"));

@@ -169,9 +169,10 @@ async fn quiet_hours_follow_the_recipients_region_in_a_country_of_several_zones(
         ("+61892345678", Some("2026-11-23T00:00:00.000Z")), // 08:00 in Perth (UTC+8)
         ("+74232123456", Some("2026-11-22T22:00:00.000Z")), // 08:00 in Vladivostok (UTC+10)
         ("+74951234567", Some("2026-11-23T05:00:00.000Z")), // 08:00 in Moscow (UTC+3)
-        // Not placed closer than Australia: held by the westernmost zone it may be in (Cocos,
-        // UTC+6:30), which is past 08:00 in Perth too; before, `+61` meant Sydney's 08:00.
-        ("+61812345678", Some("2026-11-23T01:30:00.000Z")),
+        // +61 8 7: Adelaide or Perth, held to Perth's later 08:00.
+        ("+61871234567", Some("2026-11-23T00:00:00.000Z")),
+        // Placed no closer than Australia: the zone of most of its numbers, Sydney (UTC+11).
+        ("+61812345678", Some("2026-11-22T21:00:00.000Z")),
         ("+5511912345678", None),
         ("+5592912345678", None),
     ] {
