@@ -508,9 +508,11 @@ async fn a_moved_message_and_its_read_survive_the_owner_moving() {
 
 /// The event log across a fleet: a stream opened on a node that does not own the tenant carries
 /// the owner's events as they happen (passed through, not held), and after the owner's `kill -9`
-/// the survivor's log is the same log, read on without a hole or a repeat.
+/// the survivor's log is the same log, read on without a hole or a repeat. Settings and
+/// opt-outs made through the node that does not own the tenant hold on the survivor, whose
+/// keyword replies use them.
 #[actix_web::test]
-async fn the_event_log_is_one_log_whichever_node_serves_it() {
+async fn the_event_log_settings_and_opt_outs_are_one_whichever_node_serves_them() {
     use crate::events::{ids, page, sse};
     if !pigeon_storage::pg::testing::available() {
         return;
@@ -529,6 +531,16 @@ async fn the_event_log_is_one_log_whichever_node_serves_it() {
     assert_eq!(streamed[0].1["event"], "message.sent", "the forwarded stream carries the event at once");
     drop(stream);
     other.report(&token, &id, json!({"status": "delivered"})).await.expect(200, None);
+    // Settings and opt-outs through the node that does not own the tenant.
+    let help = json!({"help_reply": "Acme help"});
+    other.call("PATCH", "/v1/settings", Some(&t.live), Some(help)).await.expect(200, None);
+    let api_out = json!({"phone": "+14155550177"});
+    other.call("POST", "/v1/opt-outs", Some(&t.live), Some(api_out)).await.expect(201, None);
+    other.inbound(&token, "+14155550178", "STOP").await.expect(201, None);
+    let reply = poll_jobs(other, &token).await;
+    assert_eq!(reply[0]["to"], "+14155550178", "{reply:?}");
+    let reply_id = reply[0]["message_id"].as_str().unwrap();
+    other.report(&token, reply_id, json!({"status": "delivered"})).await.expect(200, None);
     let (before, cursor) = page(other, &t.live, "").await;
     assert_eq!(ids(&before)[0], streamed[0].0);
 
@@ -538,9 +550,24 @@ async fn the_event_log_is_one_log_whichever_node_serves_it() {
         assert!(Instant::now() < deadline, "the survivor never took the tenant");
         actix_web::rt::time::sleep(Duration::from_millis(200)).await;
     }
+    // The survivor has the settings and the opt-outs, and answers with them.
+    let settings = other.call("GET", "/v1/settings", Some(&t.live), None).await.expect(200, None);
+    assert_eq!(settings.data()["help_reply"], "Acme help");
+    let outs = other.call("GET", "/v1/opt-outs", Some(&t.live), None).await.expect(200, None);
+    let phones: Vec<_> = outs.data().as_array().unwrap().iter().map(|o| o["phone"].clone()).collect();
+    assert_eq!(phones, [json!("+14155550177"), json!("+14155550178")]);
+    other.inbound(&token, "+14155550179", "help").await.expect(201, None);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let jobs = poll_jobs(other, &token).await;
+        if jobs.iter().any(|j| j["to"] == "+14155550179" && j["body"] == "Acme help") {
+            break;
+        }
+        assert!(Instant::now() < deadline, "no help reply from the survivor: {jobs:?}");
+    }
     let (after, _) = page(other, &t.live, &format!("?after={cursor}")).await;
     let names: Vec<_> = after.iter().map(|e| e["event"].as_str().unwrap()).collect();
-    assert_eq!(names, ["message.read"], "read on from the cursor: only what followed");
+    assert_eq!(names, ["message.read", "message.received"], "read on from the cursor: only what followed");
     let (whole, _) = page(other, &t.live, "").await;
     assert_eq!(ids(&whole), [ids(&before), ids(&after)].concat());
 }
