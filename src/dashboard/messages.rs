@@ -6,7 +6,7 @@ use maud::html;
 use pigeon_actors::Engine;
 use serde::Deserialize;
 
-use pigeon_actors::storage::model::{MessageRecord, MessageStatus};
+use pigeon_actors::storage::model::{Environment, MessageRecord, MessageStatus};
 
 use super::*;
 
@@ -24,6 +24,15 @@ fn status_name(m: &MessageRecord) -> String {
     wire_name(m.status)
 }
 
+/// Whether the session was opened with a test key: it sees test messages only, as the API
+/// shows that key (a live key, or an identity provider's sign-in, sees live ones only).
+async fn session_is_test(engine: &Engine, s: &Session, tenant: ulid::Ulid) -> bool {
+    match engine.tenant(tenant) {
+        Ok(h) => super::keys::session_key(&h, s).await.0 == Environment::Test,
+        Err(_) => true,
+    }
+}
+
 pub(super) async fn messages(
     engine: web::Data<Engine>,
     req: HttpRequest,
@@ -33,6 +42,7 @@ pub(super) async fn messages(
         Ok(v) => v,
         Err(to) => return see_other(to),
     };
+    let test = session_is_test(&engine, &s, tenant).await;
     let q = q.into_inner();
     let status = q.status.filter(|v| !v.is_empty());
     let to = q.to.map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
@@ -40,7 +50,8 @@ pub(super) async fn messages(
     let wanted: Option<MessageStatus> =
         status.as_deref().and_then(|v| serde_json::from_value(serde_json::Value::String(v.into())).ok());
     let keep = |m: &MessageRecord| {
-        wanted.is_none_or(|w| m.status == w)
+        m.test == test
+            && wanted.is_none_or(|w| m.status == w)
             && to.as_deref().is_none_or(|t| m.to == t || m.from.as_deref() == Some(t))
     };
     let (mut items, stopped) = match engine.reads(tenant).messages_newest(before, PER_PAGE + 1, keep) {
@@ -84,7 +95,7 @@ pub(super) async fn messages(
             p { "No messages here." }
         } @else {
             table {
-                caption { "Newest first" }
+                caption { @if test { "Test messages, newest first" } @else { "Live messages, newest first" } }
                 tr { th scope="col" { "Created" } th scope="col" { "Direction" } th scope="col" { "Number" }
                      th scope="col" { "Status" } th scope="col" { "Text" } }
                 @for m in &items {
@@ -112,7 +123,11 @@ pub(super) async fn message(
         Ok(v) => v,
         Err(to) => return see_other(to),
     };
-    let found = ulid::Ulid::from_string(&id).ok().and_then(|id| engine.reads(tenant).message(id).ok());
+    let test = session_is_test(&engine, &s, tenant).await;
+    let found = ulid::Ulid::from_string(&id)
+        .ok()
+        .and_then(|id| engine.reads(tenant).message(id).ok())
+        .filter(|m| m.test == test);
     let Some(m) = found else {
         let body = html! { p.error role="alert" { "No such message in this account." } };
         return html_response(StatusCode::NOT_FOUND, page("Message", Some(&s), body));

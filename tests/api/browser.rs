@@ -117,6 +117,13 @@ async fn sign_in_see_the_overview_and_sign_out_in_chromium() {
         .expect(202, None);
     let failed = failed.data()["message_id"].as_str().unwrap().to_owned();
     app.wait_status(&t.test, &failed, "failed").await;
+    // A live session sees live messages only; the test key's session its test ones.
+    c.find(Locator::LinkText("Messages")).await.unwrap().click().await.unwrap();
+    c.wait().for_element(Locator::Css("table caption")).await.unwrap();
+    let live = text(&c).await;
+    assert!(live.contains("Live messages") && !live.contains("(test)"), "{live}");
+    sign_in_with(&c, &app.base, &t.test).await;
+    c.wait().for_element(Locator::Css("table caption")).await.unwrap();
     c.find(Locator::LinkText("Messages")).await.unwrap().click().await.unwrap();
     c.wait().for_element(Locator::Css("table caption")).await.unwrap();
     let rows = c.find_all(Locator::Css("table tr")).await.unwrap();
@@ -131,6 +138,8 @@ async fn sign_in_see_the_overview_and_sign_out_in_chromium() {
     assert!(page.contains("Failure reason") && page.contains("Carrier rejected"), "{page}");
     assert!(page.contains("DELIVERY_FAILED") && page.contains("Failed 20"), "{page}");
     shot(&c, "message-failed").await;
+    sign_in_with(&c, &app.base, &t.live).await;
+    c.wait().for_element(Locator::Css("table caption")).await.unwrap();
     // The filter: delivered only.
     c.goto(&format!("{}/dashboard/messages?status=delivered&to=%2B14155550199", app.base)).await.unwrap();
     let rows = c.find_all(Locator::Css("table tr")).await.unwrap();

@@ -69,9 +69,16 @@ async fn sessions_are_http_only_strict_cookies_and_end_with_their_key_or_tenant(
     assert!(!body.contains("theirs"), "{body}");
     let ours = app.send(&t.test, json!({"to": "+14155550100", "body": "ours"})).await.expect(202, None);
     let ours = ours.data()["message_id"].as_str().unwrap().to_owned();
+    // A test message is the test key's: a live session does not find it, a test one does.
     let (status, _, body) = get(&base, &format!("/dashboard/messages/{ours}"), &c).await;
+    assert_eq!(status, 404);
+    assert!(!body.contains("ours"), "{body}");
+    assert!(!get(&base, "/dashboard/messages", &c).await.2.contains("ours"));
+    let tc = session_cookie(&sign_in(&base, &t.test).await.1.unwrap());
+    let (status, _, body) = get(&base, &format!("/dashboard/messages/{ours}"), &tc).await;
     assert_eq!(status, 200);
     assert!(body.contains("ours"), "{body}");
+    assert!(get(&base, "/dashboard/messages", &tc).await.2.contains("ours"));
     assert_eq!(get(&base, "/dashboard/messages/not-an-id", &c).await.0, 404);
     let (_, _, list) = get(&base, "/dashboard/messages?status=lost&to=%3Cscript%3E", &c).await;
     assert!(list.contains("&lt;script&gt;") && !list.contains("<script>"), "escaped: {list}");
