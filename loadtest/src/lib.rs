@@ -11,6 +11,7 @@
 
 mod client;
 mod drive;
+mod events;
 mod report;
 pub mod server;
 mod sink;
@@ -22,6 +23,7 @@ use std::time::{Duration, Instant};
 
 use client::{poll_agents, restart, setup, Api};
 use drive::{bar, drive};
+pub use events::EventsRead;
 pub use report::{Percentiles, Report, Restart};
 use server::{start_server, OwnServer};
 use sink::{start_sink, Shared};
@@ -87,6 +89,10 @@ pub struct LoadArgs {
     /// report's `samples` and the chart.
     #[arg(long, default_value = "10s", value_parser = parse_duration)]
     pub sample_every: Duration,
+    /// One more client follows `GET /v1/events` (long polls) while the messages go in; the
+    /// report gives how old events were when it read them and whether it kept up.
+    #[arg(long)]
+    pub events_reader: bool,
     /// No progress bar (CI, logs).
     #[arg(long)]
     pub quiet: bool,
@@ -165,10 +171,16 @@ pub async fn run(args: LoadArgs) -> Result<Report, String> {
         Instant::now() + args.warmup,
         done.clone(),
     ));
+    let reader = args
+        .events_reader
+        .then(|| events::start(Api { base: base.clone(), client: api.client.clone() }, key.clone()));
     let p = drive(&base, "/v1/messages", &key, &args, track, pb.clone()).await;
     done.store(true, std::sync::atomic::Ordering::Relaxed);
     if !args.backlog {
         drain(&tracker, Instant::now() + args.drain).await;
+    }
+    if let Some(r) = reader {
+        report.events = Some(r.finish(&api, &key).await);
     }
     let measured = p.measured.expect("set by drive");
     // Before the sampler is awaited: it may sleep out its interval, which is not delivery time.
@@ -239,6 +251,12 @@ pub fn table(r: &Report) -> String {
         r.rate.map_or("closed loop".into(), |r| format!("open loop at {r}/s"))
     );
     s += &format!("  accepted            {:>10}   {:>10.0}/s\n", r.accepted, r.accepted_per_s);
+    if let Some(e) = &r.events {
+        s += &format!(
+            "  event reader: {} read, lag ms p50 {:.1} p99 {:.1} max {:.1}, last {:.1}, {} behind at the end\n",
+            e.read, e.lag_ms.p50, e.lag_ms.p99, e.lag_ms.max, e.last_lag_ms, e.behind_at_end
+        );
+    }
     if let (Some(b), Some(ratio)) = (r.baseline_per_s, r.ratio_to_baseline) {
         s += &format!("  baseline (no-op)                {:>10.0}/s   ratio {:.2}\n", b, ratio);
     }

@@ -78,6 +78,8 @@ pub struct Report {
     pub store_writes_per_message: Option<f64>,
     /// The store's size on disk per message accepted in the run, from `pigeon_store_size_bytes`.
     pub store_bytes_per_message: Option<f64>,
+    /// What `--events-reader` saw.
+    pub events: Option<crate::events::EventsRead>,
     /// The measured phase, window by window (soak mode).
     pub samples: Vec<crate::Sample>,
     /// With `--backlog`: messages left queued (every one accepted, warm-up included).
