@@ -6,24 +6,10 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use hdrhistogram::Histogram;
-use serde::Serialize;
 use serde_json::Value;
 
 use crate::client::Api;
-use crate::report::Percentiles;
-
-/// What the reader saw.
-#[derive(Serialize, Debug, Default, Clone)]
-pub struct EventsRead {
-    /// Events read.
-    pub read: u64,
-    /// How old each event was when the reader got it (its `timestamp` to the page's arrival).
-    pub lag_ms: Percentiles,
-    /// How old the last event read was when it arrived: the lag at the end of the run.
-    pub last_lag_ms: f64,
-    /// Events in the log the reader had not read when it stopped (0: it kept up).
-    pub behind_at_end: u64,
-}
+use crate::report::{EventsRead, Percentiles};
 
 /// What the task following the log has seen so far.
 #[derive(Clone)]

@@ -23,8 +23,7 @@ use std::time::{Duration, Instant};
 
 use client::{poll_agents, restart, setup, Api};
 use drive::{bar, drive};
-pub use events::EventsRead;
-pub use report::{Percentiles, Report, Restart};
+pub use report::{EventsRead, Percentiles, Report, Restart};
 use server::{start_server, OwnServer};
 use sink::{start_sink, Shared};
 pub use soak::{write_chart, Sample};

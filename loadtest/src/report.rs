@@ -79,7 +79,7 @@ pub struct Report {
     /// The store's size on disk per message accepted in the run, from `pigeon_store_size_bytes`.
     pub store_bytes_per_message: Option<f64>,
     /// What `--events-reader` saw.
-    pub events: Option<crate::events::EventsRead>,
+    pub events: Option<EventsRead>,
     /// The measured phase, window by window (soak mode).
     pub samples: Vec<crate::Sample>,
     /// With `--backlog`: messages left queued (every one accepted, warm-up included).
@@ -99,4 +99,17 @@ pub struct Restart {
     pub backlog_back_s: Option<f64>,
     /// Resident memory once the backlog was back, MiB.
     pub rss_mib: Option<f64>,
+}
+
+/// What the reader saw.
+#[derive(Serialize, Debug, Default, Clone)]
+pub struct EventsRead {
+    /// Events read.
+    pub read: u64,
+    /// How old each event was when the reader got it (its `timestamp` to the page's arrival).
+    pub lag_ms: Percentiles,
+    /// How old the last event read was when it arrived: the lag at the end of the run.
+    pub last_lag_ms: f64,
+    /// Events in the log the reader had not read when it stopped (0: it kept up).
+    pub behind_at_end: u64,
 }
