@@ -209,8 +209,10 @@ impl Handler<Inbound> for TenantActor {
                 let r = IdempotencyRecord { fingerprint, message_id: m.id, created_at: now };
                 self.store.messages().set_idempotency(self.tenant.id, key, &r)?;
             }
-            webhook::write_with_events(&self.store, &self.subs, &m, None, now)?;
+            // The keyword's effect before the message, as the key is: sled may flush between
+            // two writes of a turn, and a retry that finds the message applies nothing again.
             let reply = self.answer_keyword(&m, i, now)?;
+            webhook::write_with_events(&self.store, &self.subs, &m, None, now)?;
             Ok::<_, EngineError>((m, reply))
         })();
         let written = durable(&self.store, res);
