@@ -571,3 +571,59 @@ async fn the_event_log_settings_and_opt_outs_are_one_whichever_node_serves_them(
     let (whole, _) = page(other, &t.live, "").await;
     assert_eq!(ids(&whole), [ids(&before), ids(&after)].concat());
 }
+
+/// Webhook control, key scopes, strict queries and the test wall hold through a node that does not
+/// own the tenant as on its owner; after the owner's `kill -9` the survivor turns the webhook back
+/// on and recovers through it.
+#[actix_web::test]
+async fn webhook_control_scopes_and_queries_hold_on_either_node() {
+    if !pigeon_storage::pg::testing::available() {
+        return;
+    }
+    let rx = spawn_receiver().await;
+    let (mut nodes, _dir) = fleet(2, &[("PIGEON_LEASE", "2s"), ("PIGEON_WEBHOOK_ALLOW_PRIVATE", "true")]);
+    let owner = nodes.remove(0);
+    let other = &nodes[0];
+    let t = owner.create_tenant("scale").await;
+    let hook = other.register_webhook(&t.live, &rx.url, json!(["message.delivered"])).await;
+    let path = format!("/v1/webhooks/{}", hook["id"].as_str().unwrap());
+    let off = json!({"enabled": false});
+    let r = other.call("PATCH", &path, Some(&t.live), Some(off)).await.expect(200, None);
+    assert_eq!(r.data()["enabled"], false);
+    assert_eq!(
+        owner.call("GET", &path, Some(&t.live), None).await.expect(200, None).data()["enabled"],
+        false
+    );
+    let recover = format!("{path}/recover");
+    let since = json!({"since": "2026-01-01T00:00:00Z"});
+    other
+        .call("POST", &recover, Some(&t.live), Some(since.clone()))
+        .await
+        .expect(409, Some("INVALID_STATUS_TRANSITION"));
+
+    let reader = other.create_key(&t.live, json!({"name": "r", "scopes": ["read"]})).await.expect(201, None);
+    let reader = reader.data()["key"].as_str().unwrap().to_owned();
+    let on = json!({"enabled": true});
+    other.call("PATCH", &path, Some(&reader), Some(on.clone())).await.expect(403, Some("INSUFFICIENT_SCOPE"));
+    other
+        .send(&reader, json!({"to": "+14155550100", "body": "x"}))
+        .await
+        .expect(403, Some("INSUFFICIENT_SCOPE"));
+    for bad in ["/v1/messages?colour=red", "/v1/messages?order=sideways", "/v1/messages?to=+14155550100"] {
+        other.call("GET", bad, Some(&reader), None).await.expect(400, None);
+    }
+    let test = other.send(&t.test, json!({"to": "+14155550100", "body": "x"})).await.expect(202, None);
+    let test = format!("/v1/messages/{}", test.data()["message_id"].as_str().unwrap());
+    other.call("GET", &test, Some(&t.test), None).await.expect(200, None);
+    other.call("GET", &test, Some(&t.live), None).await.expect(404, None);
+
+    owner.kill9();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while other.call("PATCH", &path, Some(&t.live), Some(on.clone())).await.status != 200 {
+        assert!(Instant::now() < deadline, "the survivor never took the tenant");
+        actix_web::rt::time::sleep(Duration::from_millis(200)).await;
+    }
+    let r = other.call("POST", &recover, Some(&t.live), Some(since)).await.expect(202, None);
+    assert_eq!(r.data()["recovering"], 0);
+    other.call("GET", &test, Some(&t.live), None).await.expect(404, None);
+}
