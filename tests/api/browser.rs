@@ -1,6 +1,8 @@
 //! The dashboard in a real browser: Debian's Chromium, headless, driven through ChromeDriver
-//! (WebDriver) by fantoccini. `.ci/run` installs both when missing. Screenshots of each page are
-//! saved under `target/screenshots/` to be looked at.
+//! (WebDriver) by fantoccini. `.ci/run` installs both when missing and sets
+//! `PIGEON_REQUIRE_BROWSER=1`, so there a missing browser fails the tests; elsewhere they are
+//! skipped with one line saying what to install. Screenshots of each page are saved under
+//! `target/screenshots/` to be looked at.
 
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
@@ -17,6 +19,33 @@ impl Drop for Driver {
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
+}
+
+/// Whether Chromium and ChromeDriver are installed. Without them the tests are skipped (said
+/// once), unless `PIGEON_REQUIRE_BROWSER` is set: then they fail.
+fn browser_available() -> bool {
+    static SAID: std::sync::Once = std::sync::Once::new();
+    let on_path = |name: &str| {
+        std::env::var_os("PATH").is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(name).is_file()))
+    };
+    if on_path("chromedriver") && std::path::Path::new("/usr/bin/chromium").is_file() {
+        return true;
+    }
+    assert!(
+        std::env::var_os("PIGEON_REQUIRE_BROWSER").is_none(),
+        "PIGEON_REQUIRE_BROWSER is set and Chromium or ChromeDriver is missing \
+         (apt-get install chromium chromium-driver)"
+    );
+    // Past the test harness's capture (it takes only `eprintln!`), so a passing run shows it.
+    SAID.call_once(|| {
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "Chromium is not installed (apt-get install chromium chromium-driver): \
+             the browser tests are skipped"
+        );
+    });
+    false
 }
 
 async fn browser() -> (Driver, Client) {
@@ -68,6 +97,9 @@ async fn text(c: &Client) -> String {
 
 #[actix_web::test]
 async fn sign_in_see_the_overview_and_sign_out_in_chromium() {
+    if !browser_available() {
+        return;
+    }
     let app = spawn_app().await;
     let t = app.create_tenant("scale").await;
     app.sim_phone(&t.id, "+15550100001", 0).await;
@@ -372,7 +404,7 @@ async fn sign_in_see_the_overview_and_sign_out_in_chromium() {
 /// page is the owner's, forwarded).
 #[actix_web::test]
 async fn the_operator_console_shows_the_fleet() {
-    if !pigeon_storage::pg::testing::available() {
+    if !browser_available() || !pigeon_storage::pg::testing::available() {
         return;
     }
     let url = pigeon_storage::pg::testing::database_url();

@@ -57,11 +57,14 @@ pub fn available() -> bool {
         "PIGEON_REQUIRE_POSTGRES is set and PostgreSQL's server binaries are missing \
          (apt-get install postgresql, or PIGEON_PG_BIN=<its bin directory>)"
     );
+    // Past the test harness's capture (it takes only `eprintln!`), so a passing run shows it.
     SAID.call_once(|| {
-        eprintln!(
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
             "PostgreSQL is not installed (apt-get install postgresql, or PIGEON_PG_BIN): \
              the PostgreSQL half of the tests is skipped"
-        )
+        );
     });
     false
 }
