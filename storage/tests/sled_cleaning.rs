@@ -15,13 +15,13 @@ use std::path::Path;
 use std::time::Duration;
 
 fn open(dir: &Path, flush_every_ms: Option<u64>) -> sled::Db {
-    sled::Config::new()
-        .path(dir)
-        .cache_capacity(1 << 20)
-        .segment_size(64 * 1024)
-        .flush_every_ms(flush_every_ms)
-        .open()
-        .unwrap()
+    common::open_when_unlocked(
+        &sled::Config::new()
+            .path(dir)
+            .cache_capacity(1 << 20)
+            .segment_size(64 * 1024)
+            .flush_every_ms(flush_every_ms),
+    )
 }
 
 /// Hot keys overwritten round after round, with a cold key added now and then: segments end

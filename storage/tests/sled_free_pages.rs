@@ -58,18 +58,8 @@ unsafe impl GlobalAlloc for Counting {
 static ALLOCATOR: Counting = Counting;
 
 /// A small cache, so most of a large tree's pages are on disk only, as a retired span's are.
-/// A reopen waits for the file lock: sled's IO threads can hold the closed store a moment longer.
 fn open(dir: &Path) -> sled::Db {
-    let config = sled::Config::new().path(dir).cache_capacity(1 << 20).flush_every_ms(None);
-    for _ in 0..500 {
-        match config.open() {
-            Err(sled::Error::Io(e)) if e.to_string().contains("could not acquire lock") => {
-                std::thread::sleep(std::time::Duration::from_millis(10))
-            }
-            opened => return opened.unwrap(),
-        }
-    }
-    panic!("the store stayed locked for 5 s after it was closed")
+    common::open_when_unlocked(&sled::Config::new().path(dir).cache_capacity(1 << 20).flush_every_ms(None))
 }
 
 /// Reads until sled has handed every page freed so far back to its free list (that waits until

@@ -4,10 +4,12 @@
 //! reopen rebuilds the entries from the log; blobs (values past a quarter of a segment) take the
 //! other pointer form.
 
+mod common;
+
 use std::collections::BTreeMap;
 
 fn open(dir: &std::path::Path) -> sled::Db {
-    sled::Config::new().path(dir).cache_capacity(1 << 20).open().unwrap()
+    common::open_when_unlocked(&sled::Config::new().path(dir).cache_capacity(1 << 20))
 }
 
 fn value(i: u32, round: u32) -> Vec<u8> {

@@ -10,7 +10,7 @@ mod common;
 use std::collections::BTreeMap;
 
 fn open(dir: &std::path::Path) -> sled::Db {
-    sled::Config::new().path(dir).cache_capacity(1 << 20).open().unwrap()
+    common::open_when_unlocked(&sled::Config::new().path(dir).cache_capacity(1 << 20))
 }
 
 fn value(i: u64) -> Vec<u8> {
