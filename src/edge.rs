@@ -18,6 +18,17 @@ use crate::error::ApiError;
 /// Header carrying the request id on every answer.
 pub const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
+/// The tenant a request was authenticated as, left in its extensions for the request's log line.
+#[derive(Clone, Copy)]
+pub struct Caller(pub ulid::Ulid);
+
+impl Caller {
+    /// Notes that `req` acts for `tenant`.
+    pub fn mark(req: &actix_web::HttpRequest, tenant: ulid::Ulid) {
+        req.extensions_mut().insert(Caller(tenant));
+    }
+}
+
 /// The outer middleware; wrap the app with `from_fn(edge::edge)`. It must not clone the request:
 /// actix's router needs it unshared until a resource has matched.
 pub async fn edge(
@@ -27,7 +38,13 @@ pub async fn edge(
     let started = Instant::now();
     let request_id = ulid::Ulid::generate().to_string();
     let method = req.method().clone();
-    let span = tracing::info_span!("request", id = %request_id, method = %method, path = %req.path());
+    let span = tracing::info_span!(
+        "request",
+        id = %request_id,
+        method = %method,
+        path = %req.path(),
+        tenant_id = tracing::field::Empty
+    );
     let mut res = next.call(req).instrument(span.clone()).await?.map_into_boxed_body();
     let status = res.status();
     if status.as_u16() >= 400 && !is_json(res.headers()) {
@@ -35,6 +52,9 @@ pub async fn edge(
         res = ServiceResponse::new(req, ApiError::from_status(status).error_response());
     }
     let rate = res.request().extensions().get::<RateInfo>().copied();
+    if let Some(Caller(tenant)) = res.request().extensions().get::<Caller>().copied() {
+        span.record("tenant_id", tracing::field::display(tenant));
+    }
     let headers = res.headers_mut();
     if let Ok(v) = HeaderValue::from_str(&request_id) {
         headers.insert(REQUEST_ID, v);
@@ -51,7 +71,8 @@ pub async fn edge(
     metrics::counter!("pigeon_http_requests_total", "method" => m.clone(), "route" => route.clone(), "status" => status.to_string())
         .increment(1);
     metrics::histogram!("pigeon_http_request_duration_seconds", "method" => m, "route" => route).record(secs);
-    let ms = secs * 1000.0;
+    // Rounded to the microsecond: the float's last digits are noise (`ms=0.25693200000000005`).
+    let ms = (secs * 1e6).round() / 1e3;
     span.in_scope(|| {
         // 503s are states the node tells clients of (no phone, a full disk: logged once where
         // they start), not failures of this request.

@@ -88,6 +88,7 @@ impl FromRequest for Tenant {
             if !a.scopes.has(needs) {
                 return Err(ApiError::InsufficientScope(pigeon_actors::lacks(needs)));
             }
+            crate::edge::Caller::mark(&req, a.tenant_id);
             query_refused(&req)?;
             Ok(Tenant {
                 id: a.tenant_id,

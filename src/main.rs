@@ -1,6 +1,6 @@
 //! The `pigeon` command.
 
-use std::net::{SocketAddr, TcpListener};
+use std::net::TcpListener;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -65,9 +65,10 @@ struct CompactArgs {
 
 #[derive(Args)]
 struct ServeArgs {
-    /// Address to listen on.
-    #[arg(long, env = "PIGEON_ADDR", default_value = "127.0.0.1:8080")]
-    addr: SocketAddr,
+    /// Address to listen on: `HOST:PORT`, the host an IP address or a name (`localhost:8080`;
+    /// the first of its addresses that can be bound is used).
+    #[arg(long, env = "PIGEON_ADDR", default_value = "127.0.0.1:8080", value_parser = listen_addr)]
+    addr: String,
     /// Directory of the sled store (not used with `--database-url`).
     #[arg(long, env = "PIGEON_DATA_DIR", default_value = "./pigeon-data")]
     data_dir: PathBuf,
@@ -242,6 +243,19 @@ fn main() -> ExitCode {
     }
 }
 
+/// `HOST:PORT` that resolves (`std`'s own message says only "invalid socket address").
+fn listen_addr(s: &str) -> Result<String, String> {
+    use std::net::ToSocketAddrs;
+    match s.to_socket_addrs().map(|mut found| found.next()) {
+        Ok(Some(_)) => Ok(s.to_owned()),
+        Ok(None) => Err(format!("{s} names no address")),
+        Err(e) if s.rsplit_once(':').is_none_or(|(_, port)| port.parse::<u16>().is_err()) => {
+            Err(format!("expected HOST:PORT, e.g. 127.0.0.1:8080 or localhost:8080 ({e})"))
+        }
+        Err(e) => Err(format!("cannot resolve {s}: {e}")),
+    }
+}
+
 fn private_networks(s: &str) -> Result<PrivateNetworks, String> {
     s.parse()
 }
@@ -259,7 +273,8 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
     let purge_delay_ms = pigeon::server::memory::tune_for_server();
     let listener = match pigeon::server::restart::inherited_listener() {
         Some(l) => l,
-        None => TcpListener::bind(args.addr).map_err(|e| format!("cannot listen on {}: {e}", args.addr))?,
+        None => TcpListener::bind(args.addr.as_str())
+            .map_err(|e| format!("cannot listen on {}: {e}", args.addr))?,
     };
     let restart_fd = listener.try_clone()?;
     let addr = listener.local_addr()?;

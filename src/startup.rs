@@ -32,9 +32,13 @@ pub enum StartError {
 }
 
 impl StartError {
-    /// True for a setting the operator must change: nothing was started or written.
+    /// True for a setting the operator must change (a token too short, a data directory another
+    /// process holds): nothing was started or written.
     pub fn is_config(&self) -> bool {
-        matches!(self, StartError::Config(_))
+        matches!(
+            self,
+            StartError::Config(_) | StartError::Store(pigeon_actors::storage::StoreError::InUse { .. })
+        )
     }
 }
 

@@ -28,7 +28,10 @@ pub fn init(filter: &str, format: LogFormat) {
         format!("{filter},tokio_postgres=info")
     };
     let filter = EnvFilter::try_new(&filter).unwrap_or_else(|_| EnvFilter::new("info"));
-    let builder = fmt().with_env_filter(filter).with_writer(std::io::stderr);
+    // Colour only for a person at a terminal: files and journald get plain text.
+    use std::io::IsTerminal;
+    let ansi = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    let builder = fmt().with_env_filter(filter).with_writer(std::io::stderr).with_ansi(ansi);
     match format {
         LogFormat::Text => builder.finish().with(ClientFaults).init(),
         LogFormat::Json => builder.json().flatten_event(true).finish().with(ClientFaults).init(),

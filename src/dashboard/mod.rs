@@ -183,6 +183,7 @@ fn csrf_ok(s: &Session, sent: &str) -> bool {
 fn tenant_session(engine: &Engine, req: &HttpRequest) -> Result<(Session, ulid::Ulid), &'static str> {
     let (_, s) = session(engine, req).ok_or("/dashboard/login")?;
     let tenant = s.tenant().ok_or("/dashboard/")?;
+    crate::edge::Caller::mark(req, tenant);
     Ok((s, tenant))
 }
 

@@ -373,6 +373,7 @@ pub async fn send(
         Some(found) => found?,
         None => engine.locate(bearer_str(&http).ok_or(ApiError::InvalidApiKey)?).await?,
     };
+    crate::edge::Caller::mark(&http, key.tenant_id);
     // The body is in: from here to the answer the send holds a place (`overload.rs`).
     let _slot = admitted.hold();
     let valid = crate::extract::query_refused(&http).and(body).and_then(|Json(body)| {

@@ -26,6 +26,14 @@ pub enum StoreError {
     /// The committer thread is gone (the store is shutting down).
     #[error("store is closed")]
     Closed,
+    /// Another process holds the sled directory (its file lock stayed taken past the wait).
+    #[error("another pigeon process{} is using {}: stop it first, or give this one its own data directory", .pid.map(|p| format!(" (pid {p})")).unwrap_or_default(), .dir.display())]
+    InUse {
+        /// The directory.
+        dir: std::path::PathBuf,
+        /// The holder, when the kernel names it.
+        pid: Option<u32>,
+    },
 }
 
 impl StoreError {

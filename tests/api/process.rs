@@ -319,7 +319,8 @@ async fn compaction_refuses_a_running_node_and_keeps_everything_of_a_stopped_one
 
     let (ok, text) = compact(&data);
     assert!(!ok, "a running node's store is refused: {text}");
-    assert!(text.contains("still running"), "{text}");
+    let holder = format!("another pigeon process (pid {}) is using {}", app.child.id(), data.display());
+    assert!(text.contains(&holder), "{text}");
 
     assert!(app.terminate().success());
     let (ok, text) = compact(&data);
@@ -337,4 +338,48 @@ async fn compaction_refuses_a_running_node_and_keeps_everything_of_a_stopped_one
     let after = app.send_ok(&t.live, "+14155550199").await;
     app.wait_status(&t.live, &after, "delivered").await;
     assert!(app.terminate().success());
+}
+
+/// A second node on a data directory in use says so in plain words and exits 2 (a setting to
+/// change), naming the process that holds it.
+#[actix_web::test]
+async fn a_data_directory_in_use_is_refused_in_plain_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let (data, log) = (dir.path().join("data"), dir.path().join("log"));
+    let first = spawn_binary_on_sled(&data, Some(ADMIN), &log);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pigeon"))
+        .args(["serve", "--addr", "127.0.0.1:0"])
+        .env("PIGEON_DATA_DIR", &data)
+        .env("PIGEON_ADMIN_TOKEN", ADMIN)
+        .env_remove("PIGEON_DATABASE_URL")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let holder = format!("another pigeon process (pid {}) is using {}", first.child.id(), data.display());
+    assert!(stderr.contains(&holder) && !stderr.contains("WouldBlock"), "{stderr}");
+    first.call("GET", "/readyz", None, None).await.expect(200, None);
+}
+
+/// Off a terminal the log is plain text; a request line names its tenant and a duration rounded
+/// to the microsecond; `--addr` takes a host name.
+#[actix_web::test]
+async fn logs_off_a_terminal_are_plain_and_name_the_tenant() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("log");
+    let app =
+        spawn_binary_with(&dir.path().join("data"), Some(ADMIN), &log, &[("PIGEON_ADDR", "localhost:0")]);
+    let t = app.create_tenant("starter").await;
+    app.call("GET", "/v1/messages", Some(&t.live), None).await.expect(200, None);
+    assert!(app.terminate().success());
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(!text.contains('\u{1b}'), "no colour codes in a file: {text}");
+    let line = text
+        .lines()
+        .find(|l| l.contains("answered") && l.contains("path=/v1/messages"))
+        .unwrap_or_else(|| panic!("a request line for /v1/messages: {text}"));
+    assert!(line.contains(&format!("tenant_id={}", t.id)), "{line}");
+    let ms = line.split("ms=").nth(1).and_then(|r| r.split_whitespace().next()).expect("ms=");
+    let decimals = ms.split('.').nth(1).map_or(0, str::len);
+    assert!(ms.parse::<f64>().is_ok() && decimals <= 3, "{line}");
 }

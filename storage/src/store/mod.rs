@@ -138,7 +138,7 @@ impl Store {
     /// `clock` (the engine's). The cache is most of the server's memory: reads of recent records
     /// (a message's phone and webhook steps) hit it, older ones go to disk.
     pub fn open_with(dir: &Path, cache_mb: u64, clock: SharedClock) -> Result<Self, StoreError> {
-        wait_for_lock(dir);
+        wait_for_lock(dir)?;
         let hold = test_commit_delay();
         let db = sled::Config::new()
             .path(dir)
@@ -472,14 +472,32 @@ const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
 /// Waits a short while until nobody holds the lock sled takes on `<dir>/db`: sled's I/O threads
 /// keep a just-closed store's file a moment after its last handle (sled's own tests wait for the
 /// lock too), and sled refuses at once. Another process's store is still refused after the wait.
-pub(crate) fn wait_for_lock(dir: &Path) {
+pub(crate) fn wait_for_lock(dir: &Path) -> Result<(), StoreError> {
     use rustix::fs::{flock, FlockOperation};
-    let Ok(file) = std::fs::File::open(dir.join("db")) else { return };
+    let Ok(file) = std::fs::File::open(dir.join("db")) else { return Ok(()) };
     let started = std::time::Instant::now();
-    while flock(&file, FlockOperation::NonBlockingLockExclusive).is_err() && started.elapsed() < LOCK_WAIT {
+    while flock(&file, FlockOperation::NonBlockingLockExclusive).is_err() {
+        if started.elapsed() >= LOCK_WAIT {
+            return Err(StoreError::InUse { dir: dir.to_owned(), pid: lock_holder(&file) });
+        }
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
-    // Closing the file lets go of the lock if we took it.
+    // Closing the file lets go of the lock we took.
+    Ok(())
+}
+
+/// The pid that holds a `flock` on `file`, from `/proc/locks` (`1: FLOCK ADVISORY WRITE <pid>
+/// <major>:<minor>:<inode> 0 EOF`), matched by inode. None off Linux or when not listed.
+fn lock_holder(file: &std::fs::File) -> Option<u32> {
+    use std::os::unix::fs::MetadataExt;
+    let inode = file.metadata().ok()?.ino();
+    let locks = std::fs::read_to_string("/proc/locks").ok()?;
+    locks.lines().find_map(|line| {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let (kind, pid, id) = (f.get(1)?, f.get(4)?, f.get(5)?);
+        let held = id.rsplit(':').next()?.parse::<u64>().ok()?;
+        (*kind == "FLOCK" && held == inode).then(|| pid.parse().ok()).flatten()
+    })
 }
 
 /// sled writes its `conf` file (the settings it opens with) at every open and never syncs it, so
