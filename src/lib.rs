@@ -6,6 +6,7 @@ pub mod config;
 pub mod dashboard;
 pub mod edge;
 pub mod error;
+pub mod exposition;
 pub mod extract;
 pub mod fleet;
 pub mod limits;

@@ -40,7 +40,7 @@ pub struct Sample {
     pub end_to_end_p99_ms: f64,
     /// Group-commit flushes over 5 ms in the window (`pigeon_store_slow_flushes_total`).
     pub slow_flushes: Option<f64>,
-    /// Time writers waited on the disk in the window (`pigeon_store_flush_microseconds_total`).
+    /// Time writers waited on the disk in the window (`pigeon_store_flush_seconds_total`).
     pub flush_wait_ms: Option<f64>,
     /// Messages retention deleted in the window (`pigeon_retention_deleted_total`).
     pub retention_deleted: Option<f64>,
@@ -53,7 +53,7 @@ pub struct Sample {
     /// Log syncs over 50 ms in the window: a flush over 50 ms without one is the disk completing
     /// no write for that long (sled's own wait), with one its cache flush.
     pub log_syncs_over_50ms: Option<f64>,
-    /// The server's CPU time in the window by thread group, ms (`pigeon_thread_cpu_microseconds_total`).
+    /// The server's CPU time in the window by thread group, ms (`pigeon_thread_cpu_seconds_total`).
     pub cpu_ms: BTreeMap<String, f64>,
     /// Time the server's threads were runnable but waited for a core in the window, ms, by group.
     pub wait_ms: BTreeMap<String, f64>,
@@ -84,11 +84,11 @@ fn probe() -> f64 {
     (0..5).map(|_| run()).min().unwrap_or_default().as_secs_f64() * 1e6
 }
 
-/// Each group's rise since `last` (a group whose threads ended counts 0), and `last` moved on.
+/// Each group's rise since `last`, seconds to ms (a group whose threads ended counts 0), and `last` moved on.
 fn rise_by_group(now: BTreeMap<String, f64>, last: &mut BTreeMap<String, f64>) -> BTreeMap<String, f64> {
     let rise = now
         .iter()
-        .map(|(group, v)| (group.clone(), ((v - last.get(group).copied().unwrap_or(0.0)) / 1000.0).max(0.0)))
+        .map(|(group, v)| (group.clone(), ((v - last.get(group).copied().unwrap_or(0.0)) * 1000.0).max(0.0)))
         .collect();
     *last = now;
     rise
@@ -97,11 +97,11 @@ fn rise_by_group(now: BTreeMap<String, f64>, last: &mut BTreeMap<String, f64>) -
 /// The server's counters behind a sample's per-window store figures.
 const COUNTERS: [&str; 7] = [
     "pigeon_store_slow_flushes_total",
-    "pigeon_store_flush_microseconds_total",
+    "pigeon_store_flush_seconds_total",
     "pigeon_retention_deleted_total{kind=\"message\"}",
     "pigeon_store_flushes_over_50ms_total",
     "pigeon_store_flushes_over_250ms_total",
-    "pigeon_store_log_sync_microseconds_total",
+    "pigeon_store_log_sync_seconds_total",
     "pigeon_store_log_syncs_over_50ms_total",
 ];
 
@@ -126,8 +126,8 @@ pub(crate) async fn sample(
     let threads =
         |text: Option<&str>, name| text.map(|t| client::family(t, name, "thread")).unwrap_or_default();
     let (mut last_cpu, mut last_wait) = (
-        threads(first.as_deref(), "pigeon_thread_cpu_microseconds_total"),
-        threads(first.as_deref(), "pigeon_thread_wait_microseconds_total"),
+        threads(first.as_deref(), "pigeon_thread_cpu_seconds_total"),
+        threads(first.as_deref(), "pigeon_thread_wait_seconds_total"),
     );
     while !done.load(Ordering::Relaxed) {
         actix_web::rt::time::sleep(next.saturating_duration_since(Instant::now())).await;
@@ -145,9 +145,9 @@ pub(crate) async fn sample(
             std::array::from_fn(|i| text.as_ref().map(|_| now[i].unwrap_or(0.0) - last[i].unwrap_or(0.0)));
         last = std::array::from_fn(|i| now[i].or(last[i]));
         let cpu_ms =
-            rise_by_group(threads(text.as_deref(), "pigeon_thread_cpu_microseconds_total"), &mut last_cpu);
+            rise_by_group(threads(text.as_deref(), "pigeon_thread_cpu_seconds_total"), &mut last_cpu);
         let wait_ms =
-            rise_by_group(threads(text.as_deref(), "pigeon_thread_wait_microseconds_total"), &mut last_wait);
+            rise_by_group(threads(text.as_deref(), "pigeon_thread_wait_seconds_total"), &mut last_wait);
         // Off the harness's thread: five runs would hold its sends for a millisecond or more.
         let probe_us = actix_web::rt::task::spawn_blocking(probe).await.unwrap_or_default();
         out.push(Sample {
@@ -163,11 +163,11 @@ pub(crate) async fn sample(
             accept_p99_ms: ms(&w.accept, 0.99),
             end_to_end_p99_ms: ms(&w.end_to_end, 0.99),
             slow_flushes: rise[0],
-            flush_wait_ms: rise[1].map(|us| us / 1000.0),
+            flush_wait_ms: rise[1].map(|s| s * 1000.0),
             retention_deleted: rise[2],
             flushes_over_50ms: rise[3],
             flushes_over_250ms: rise[4],
-            log_sync_ms: rise[5].map(|us| us / 1000.0),
+            log_sync_ms: rise[5].map(|s| s * 1000.0),
             log_syncs_over_50ms: rise[6],
             cpu_ms,
             wait_ms,
@@ -275,11 +275,10 @@ mod tests {
 
     #[test]
     fn a_group_rises_by_its_growth_and_an_ended_one_by_nothing() {
-        let mut last: BTreeMap<String, f64> =
-            [("pigeon-work".into(), 5_000.0), ("recover".into(), 9_000.0)].into();
-        let now: BTreeMap<String, f64> = [("pigeon-work".into(), 7_500.0), ("recover".into(), 0.0)].into();
+        let mut last: BTreeMap<String, f64> = [("pigeon-work".into(), 0.5), ("recover".into(), 9.0)].into();
+        let now: BTreeMap<String, f64> = [("pigeon-work".into(), 0.75), ("recover".into(), 0.0)].into();
         let rise = rise_by_group(now.clone(), &mut last);
-        assert_eq!(rise, [("pigeon-work".into(), 2.5), ("recover".into(), 0.0)].into());
+        assert_eq!(rise, [("pigeon-work".into(), 250.0), ("recover".into(), 0.0)].into());
         assert_eq!(last, now);
     }
 

@@ -59,48 +59,8 @@ pub async fn metrics(
     engine: web::Data<Engine>,
     gate: web::Data<crate::server::overload::Gate>,
 ) -> HttpResponse {
-    let handle = crate::telemetry::metrics();
-    let c = engine.commit_stats();
-    metrics::counter!("pigeon_store_flushes_total").absolute(c.flushes);
-    metrics::counter!("pigeon_store_commits_total").absolute(c.commits);
-    metrics::counter!("pigeon_store_flush_microseconds_total").absolute(c.flush_micros);
-    metrics::counter!("pigeon_store_slow_flushes_total").absolute(c.slow_flushes);
-    metrics::counter!("pigeon_store_flushes_over_50ms_total").absolute(c.flushes_over_50ms);
-    metrics::counter!("pigeon_store_flushes_over_250ms_total").absolute(c.flushes_over_250ms);
-    metrics::counter!("pigeon_store_blobs_synced_total").absolute(c.blobs_synced);
-    metrics::counter!("pigeon_store_log_sync_microseconds_total").absolute(c.sync_micros);
-    metrics::counter!("pigeon_store_log_syncs_over_50ms_total").absolute(c.syncs_over_50ms);
-    metrics::gauge!("pigeon_tenant_actors").set(engine.running_tenants() as f64);
-    metrics::counter!("pigeon_actor_passivations_total").absolute(engine.passivations());
-    metrics::gauge!("pigeon_store_size_bytes").set(engine.store_size() as f64);
-    metrics::counter!("pigeon_store_writes_total").absolute(engine.store_writes());
-    let cold = engine.store_cold_pages();
-    metrics::counter!("pigeon_store_cold_pages_deferred_total").absolute(cold.deferred);
-    metrics::gauge!("pigeon_store_cold_pages_waiting").set(cold.waiting as f64);
-    let seg = engine.store_segments();
-    for (state, n) in
-        [("free", seg.free), ("active", seg.active), ("inactive", seg.inactive), ("draining", seg.draining)]
-    {
-        metrics::gauge!("pigeon_store_segments", "state" => state).set(n as f64);
-    }
-    metrics::gauge!("pigeon_store_live_bytes").set(seg.live_bytes as f64);
-    metrics::gauge!("pigeon_store_pages").set(seg.pages as f64);
-    let d = engine.depths().await;
-    metrics::gauge!("pigeon_messages_queued").set(d.queued as f64);
-    metrics::gauge!("pigeon_messages_in_flight").set(d.in_flight as f64);
-    metrics::gauge!("pigeon_messages_held").set(d.held as f64);
-    metrics::gauge!("pigeon_webhook_deliveries_pending").set(d.webhook_deliveries as f64);
-    metrics::gauge!("pigeon_sends_pending").set(gate.pending() as f64);
-    metrics::gauge!("pigeon_sends_shedding").set(if gate.shedding() { 1.0 } else { 0.0 });
-    metrics::gauge!("pigeon_sends_bound").set(gate.bound() as f64);
-    for (thread, t) in crate::telemetry::thread_times() {
-        metrics::counter!("pigeon_thread_cpu_microseconds_total", "thread" => thread.clone())
-            .absolute(t.cpu_micros);
-        metrics::counter!("pigeon_thread_wait_microseconds_total", "thread" => thread)
-            .absolute(t.wait_micros);
-    }
-    handle.run_upkeep();
-    HttpResponse::Ok().content_type("text/plain; version=0.0.4; charset=utf-8").body(handle.render())
+    let text = crate::exposition::scrape(&engine, &gate).await;
+    HttpResponse::Ok().content_type("text/plain; version=0.0.4; charset=utf-8").body(text)
 }
 
 /// Whether `POST /bench/noop` answers (off unless the operator asks: it is a measuring aid).

@@ -27,6 +27,7 @@ mod keys;
 mod life;
 mod limits;
 mod messages;
+mod metrics;
 mod operator;
 mod opt_outs;
 mod overload;

@@ -58,6 +58,8 @@ pub struct Depths {
     pub held: usize,
     /// Webhook deliveries not yet succeeded or given up.
     pub webhook_deliveries: usize,
+    /// Phones of running tenants that are online (a polling agent keeps its tenant running).
+    pub phones_online: usize,
 }
 
 /// Tuning of the engine.

@@ -123,8 +123,12 @@ impl Engine {
     /// How much work waits, over every running actor: for `/metrics`.
     pub async fn depths(&self) -> Depths {
         let mut d = Depths::default();
-        let phones: Vec<_> =
-            self.inner.shared.phones.read().unwrap().values().map(|e| e.addr.clone()).collect();
+        let now_ms = self.inner.clock.now().timestamp_millis();
+        let phones: Vec<_> = {
+            let running = self.inner.shared.phones.read().unwrap();
+            d.phones_online = running.values().filter(|e| e.live.is_online(now_ms)).count();
+            running.values().map(|e| e.addr.clone()).collect()
+        };
         for a in phones {
             if let Ok((queued, in_flight)) = a.send(phone::Depth).await {
                 d.queued += queued;

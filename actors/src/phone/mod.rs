@@ -394,8 +394,10 @@ impl Handler<Cancel> for PhoneActor {
                 )));
             };
             self.queue.remove(pos);
+            let before = Some(m.status);
             m.status = MessageStatus::Cancelled;
             self.store.messages().put(&m)?;
+            crate::webhook::count_fate(&m, before);
             Ok(m)
         })();
         after_commit(&self.store, res)

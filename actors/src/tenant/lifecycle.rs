@@ -141,9 +141,13 @@ impl Handler<CancelMessage> for TenantActor {
             }
             None => {
                 let mut m = m;
+                let before = Some(m.status);
                 m.status = MessageStatus::Cancelled;
                 m.held = false;
                 let res = self.store.messages().put(&m).map(|()| m).map_err(EngineError::from);
+                if let Ok(m) = &res {
+                    crate::webhook::count_fate(m, before);
+                }
                 after_commit(&self.store, res)
             }
         }

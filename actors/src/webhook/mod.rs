@@ -25,7 +25,7 @@ pub use event::{
     events_of, EVENTS, OPTED_IN, OPTED_OUT, PHONE_DISABLED, PHONE_OFFLINE, PHONE_ONLINE, TEST_EVENT,
 };
 pub use outbox::Subscribers;
-pub(crate) use outbox::{write_with_events, Outbox};
+pub(crate) use outbox::{count_fate, write_with_events, Outbox};
 pub use signature::{
     sign, standard_sign, ID_HEADER, SIGNATURE_HEADER, STANDARD_SIGNATURE_HEADER, TIMESTAMP_HEADER,
 };

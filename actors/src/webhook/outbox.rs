@@ -157,8 +157,17 @@ pub(crate) fn write_with_events(
     // Counted first, so whoever sees the new state sees it counted.
     count_hour(store, m, before, now);
     store.messages().put(m)?;
+    count_fate(m, before);
     outbox.send_after_commit(store);
     Ok(())
+}
+
+/// Counts a message that has just reached a final status in `pigeon_messages_total{status}`
+/// (a read message was counted `delivered` when it was).
+pub(crate) fn count_fate(m: &MessageRecord, before: Option<MessageStatus>) {
+    if m.status.is_final() && before != Some(m.status) {
+        metrics::counter!("pigeon_messages_total", "status" => m.status.as_str()).increment(1);
+    }
 }
 
 /// Counts a move into `sent`, `delivered` or `failed` in its hour, with the states it passed (a
