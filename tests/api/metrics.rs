@@ -53,13 +53,18 @@ async fn metrics_follow_prometheus_conventions_and_count_every_fate() {
     app.report(&token, &failed, json!({"status": "failed", "failure_reason": "carrier"}))
         .await
         .expect(200, None);
+    // Read without a delivery report: it passed `delivered` as well.
+    let skipped = app.send_ok(&t.live, "+14155550104").await;
+    assert_eq!(app.poll(&token, 0).await.len(), 1);
+    app.report(&token, &skipped, json!({"status": "sent"})).await.expect(200, None);
+    app.report(&token, &skipped, json!({"status": "read"})).await.expect(200, None);
     let cancelled = app.send_ok(&t.live, "+14155550102").await;
     app.call("DELETE", &format!("/v1/messages/{cancelled}"), Some(&t.live), None).await.expect(200, None);
     app.inbound(&token, "+14155550103", "hello").await.expect(201, None);
 
     let text = metrics_text(&app.api).await;
     for (status, n) in
-        [("delivered", 1.0), ("read", 1.0), ("failed", 1.0), ("cancelled", 1.0), ("received", 1.0)]
+        [("delivered", 2.0), ("read", 2.0), ("failed", 1.0), ("cancelled", 1.0), ("received", 1.0)]
     {
         let series = format!("pigeon_messages_total{{status=\"{status}\"}}");
         assert_eq!(sample(&text, &series), Some(n), "{series}:\n{text}");

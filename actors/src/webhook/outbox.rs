@@ -162,12 +162,17 @@ pub(crate) fn write_with_events(
     Ok(())
 }
 
-/// Counts a message that has just reached a final status in `pigeon_messages_total{status}`
-/// (a read message was counted `delivered` when it was).
+/// Counts a message that has just reached a final status in `pigeon_messages_total{status}`;
+/// one read without a delivery report passed `delivered` too, as its events say.
 pub(crate) fn count_fate(m: &MessageRecord, before: Option<MessageStatus>) {
-    if m.status.is_final() && before != Some(m.status) {
-        metrics::counter!("pigeon_messages_total", "status" => m.status.as_str()).increment(1);
+    use MessageStatus::{Delivered, Read};
+    if !m.status.is_final() || before == Some(m.status) {
+        return;
     }
+    if m.status == Read && before != Some(Delivered) {
+        metrics::counter!("pigeon_messages_total", "status" => Delivered.as_str()).increment(1);
+    }
+    metrics::counter!("pigeon_messages_total", "status" => m.status.as_str()).increment(1);
 }
 
 /// Counts a move into `sent`, `delivered` or `failed` in its hour, with the states it passed (a
