@@ -1,4 +1,4 @@
-//! `pigeon agent` draining a backlog: the release server with one agent phone holding N queued
+//! `pigeon agent` draining a backlog: the bench-built server (as `dist`) with one agent phone holding N queued
 //! sends (default 10,000), then one `pigeon agent --connector command --send-command true
 //! --command-delivers` started against it; reports jobs/s until the last is `delivered`, and the
 //! agent's peak RSS. The agent forks a process per job, syncs its journal once per poll and once

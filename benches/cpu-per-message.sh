@@ -4,7 +4,7 @@
 # most changes; the node's own CPU seconds per message move less, and at a fixed open-loop rate
 # not at all with the VM's speed. So a change to the send path is judged here.
 #
-# For each round and each variant: `pigeon serve` (release, a fresh data directory, the variant's
+# For each round and each variant: `pigeon serve` (dist build, a fresh data directory, the variant's
 # environment) driven by `pigeon loadtest --url` for 10 s after 2 s of warm-up, open loop at RATE
 # (closed loop without it), webhooks to the harness's sink. Prints accepted/s, accept p50/p99, the
 # node's CPU (user + system, all its threads) and the harness's per delivered message, group
@@ -12,9 +12,9 @@
 # going to sleep: each is a wake-up somewhere, which is what sled's I/O pool wasted).
 #
 #   RATE=6000 benches/cpu-per-message.sh [path/to/pigeon] [ROUNDS] [name:VAR=value,VAR=value]...
-#   e.g.  RATE=2000 benches/cpu-per-message.sh target/release/pigeon 2 paced: unpaced:PIGEON_MIN_FLUSH_INTERVAL=0
+#   e.g.  RATE=2000 benches/cpu-per-message.sh target/dist/pigeon 2 paced: unpaced:PIGEON_MIN_FLUSH_INTERVAL=0
 set -euo pipefail
-bin=$(realpath "${1:-target/release/pigeon}")
+bin=$(realpath "${1:-target/dist/pigeon}")
 rounds=${2:-3}
 shift $(($# < 2 ? $# : 2))
 variants=("$@")

@@ -4,9 +4,9 @@
 # counted by the store, and the live size that `pigeon compact` leaves.
 #
 #   benches/disk-per-message.sh [pigeon binary] [messages] [rate]
-#   benches/disk-per-message.sh target/release/pigeon 150000 10000
+#   benches/disk-per-message.sh target/dist/pigeon 150000 10000
 set -euo pipefail
-bin=${1:-target/release/pigeon}
+bin=${1:-target/dist/pigeon}
 n=${2:-150000}
 rate=${3:-10000}
 dir=$(mktemp -d)

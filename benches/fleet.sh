@@ -10,9 +10,9 @@
 # Then forwarding: one node's tenant driven through the other node (every request forwarded, one hop
 # over a kept-alive connection) against the same tenant driven directly, 16 connections each.
 #
-#   benches/fleet.sh [path/to/pigeon (release)] [ROUNDS]
+#   benches/fleet.sh [path/to/pigeon (dist)] [ROUNDS]
 set -euo pipefail
-bin=$(realpath "${1:-target/release/pigeon}")
+bin=$(realpath "${1:-target/dist/pigeon}")
 rounds=${2:-2}
 # shellcheck source=benches/lib/pg.sh
 source "$(dirname "$0")/lib/pg.sh"

@@ -1,5 +1,5 @@
 //! Overload: what a node does when offered several times what it can take, and how it comes back.
-//! Starts the release server with its defaults and measures, in order: its capacity (`pigeon
+//! Starts the bench-built server (as `dist`) with its defaults and measures, in order: its capacity (`pigeon
 //! loadtest`, closed loop); half that rate, open loop; then twice, overload by wrk (1,024
 //! connections of one tenant, first pausing between requests so that it offers about three times
 //! capacity, then flat out) with a `pigeon loadtest` probe as another tenant (200 sends/s, 32

@@ -6,9 +6,9 @@
 # synchronous_commit and full_page_writes on). For each run: accepted/s, accept p99, delivered/s,
 # lost, the node's peak RSS, and for PostgreSQL its CPU and WAL bytes per accepted message.
 #
-#   benches/postgres-vs-sled.sh [path/to/pigeon (release)] [ROUNDS]
+#   benches/postgres-vs-sled.sh [path/to/pigeon (dist)] [ROUNDS]
 set -euo pipefail
-bin=$(realpath "${1:-target/release/pigeon}")
+bin=$(realpath "${1:-target/dist/pigeon}")
 rounds=${2:-2}
 # shellcheck source=benches/lib/pg.sh
 source "$(dirname "$0")/lib/pg.sh"

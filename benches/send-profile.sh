@@ -7,7 +7,7 @@
 #
 #   benches/send-profile.sh [path/to/pigeon] [SECS]      (needs `perf`; run as root)
 set -euo pipefail
-bin=$(realpath "${1:-target/release/pigeon}")
+bin=$(realpath "${1:-target/dist/pigeon}")
 secs=${2:-6}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -1,4 +1,4 @@
-//! Memory against tenants: the real server (release binary) on a fresh store, N tenants each
+//! Memory against tenants: the real server (bench-built, as `dist`) on a fresh store, N tenants each
 //! with one sim phone and one text sent, then an idle period. Prints the server's RSS empty,
 //! with every tenant active, after the idle period; then every tenant woken once more by an
 //! operator call and idle again (memory is reused, not added to); then a fresh process on the

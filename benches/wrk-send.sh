@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# Sends under wrk, closed loop: `pigeon serve` (release, defaults, a fresh data directory) with a
+# Sends under wrk, closed loop: `pigeon serve` (dist build, defaults, a fresh data directory) with a
 # scale tenant and 4 sim phones, no webhook; wrk holds 50 connections sending `POST /v1/messages`
 # (one of 5,000 numbers each) as fast as they are answered, three runs of 10 s after 2 s of
 # warm-up. Prints, per run, answers/s, p50/p99/max as wrk counts them, and non-2xx answers. wrk
 # and the node share the machine's cores.
 #
-#   benches/wrk-send.sh [path/to/pigeon (release)] [RUNS]      # needs Debian's `wrk`
+#   benches/wrk-send.sh [path/to/pigeon (dist)] [RUNS]      # needs Debian's `wrk`
 set -euo pipefail
-bin=$(realpath "${1:-target/release/pigeon}")
+bin=$(realpath "${1:-target/dist/pigeon}")
 runs=${2:-3}
 work=$(mktemp -d)
 pids=()

@@ -154,6 +154,12 @@ struct ServeArgs {
     /// session cookie `Secure`.
     #[arg(long, env = "PIGEON_PUBLIC_URL")]
     public_url: Option<String>,
+    /// Serve HTTPS: the certificate chain, PEM, the node's own certificate first.
+    #[arg(long, env = "PIGEON_TLS_CERT", requires = "tls_key")]
+    tls_cert: Option<PathBuf>,
+    /// Serve HTTPS: the certificate's private key, PEM (PKCS#8, PKCS#1 or SEC1).
+    #[arg(long, env = "PIGEON_TLS_KEY", requires = "tls_cert")]
+    tls_key: Option<PathBuf>,
     /// Log filter, e.g. `info` or `pigeon=debug,actix_web=warn`.
     #[arg(long, env = "PIGEON_LOG", default_value = "info")]
     log: String,
@@ -226,7 +232,17 @@ fn main() -> ExitCode {
         }
         Command::Serve(args) => {
             telemetry::init(&args.log, args.log_format);
-            match actix_web::rt::System::new().block_on(serve(args)) {
+            let tls = match (&args.tls_cert, &args.tls_key) {
+                (Some(cert), Some(key)) => match pigeon::server::tls::server_config(cert, key) {
+                    Ok(config) => Some(config),
+                    Err(e) => {
+                        eprintln!("pigeon: {e}");
+                        return ExitCode::from(2);
+                    }
+                },
+                _ => None,
+            };
+            match actix_web::rt::System::new().block_on(serve(args, tls)) {
                 Ok(()) => ExitCode::SUCCESS,
                 // A setting that cannot work: said plainly, nothing touched, exit 2 as for a bad flag.
                 Err(e) if e.downcast_ref::<pigeon::startup::StartError>().is_some_and(|e| e.is_config()) => {
@@ -269,7 +285,10 @@ fn lease(s: &str) -> Result<std::time::Duration, String> {
     Ok(d)
 }
 
-async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
+async fn serve(
+    args: ServeArgs,
+    tls: Option<std::sync::Arc<rustls::ServerConfig>>,
+) -> Result<(), Box<dyn std::error::Error>> {
     let purge_delay_ms = pigeon::server::memory::tune_for_server();
     let listener = match pigeon::server::restart::inherited_listener() {
         Some(l) => l,
@@ -303,7 +322,9 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
         identity,
         public_url: args.public_url,
         max_pending_sends: args.max_pending_sends,
+        tls,
     };
+    let scheme = if settings.tls.is_some() { "https" } else { "http" };
     let app = Application::build(settings, listener, SystemClock::shared()).await?;
     pigeon::server::restart::watch(app.engine().store_health(), restart_fd)?;
     if let Some(token) = app.generated_admin_token() {
@@ -318,16 +339,16 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
             say!("  test key: {test}");
             say!("Send a text (GET it a moment later to see it delivered):");
             say!(
-                "  curl -s http://{addr}/v1/messages -H 'Authorization: Bearer {live}' \\\n    -H 'Content-Type: application/json' -d '{{\"to\": \"+14155550100\", \"body\": \"Hello from pigeon\"}}'"
+                "  curl -s {scheme}://{addr}/v1/messages -H 'Authorization: Bearer {live}' \\\n    -H 'Content-Type: application/json' -d '{{\"to\": \"+14155550100\", \"body\": \"Hello from pigeon\"}}'"
             );
-            say!("  curl -s http://{addr}/v1/messages/<message_id> -H 'Authorization: Bearer {live}'");
+            say!("  curl -s {scheme}://{addr}/v1/messages/<message_id> -H 'Authorization: Bearer {live}'");
         }
         Some(Demo::Existing(id)) => {
             say!("Demo tenant exists ({id}); its keys were shown when it was made (only hashes are kept).");
         }
         None => {}
     }
-    say!("pigeon listening on http://{addr}");
+    say!("pigeon listening on {scheme}://{addr}");
     tracing::info!(%addr, purge_delay_ms, "listening");
     app.run_until_stopped().await?;
     Ok(())

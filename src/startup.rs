@@ -69,7 +69,11 @@ impl Application {
                     false => Some(pigeon_actors::storage::fleet::FleetConfig {
                         advertise_url: match &db.advertise_url {
                             Some(u) => u.trim_end_matches('/').to_owned(),
-                            None => format!("http://{}", listener.local_addr()?),
+                            None => format!(
+                                "{}://{}",
+                                if settings.tls.is_some() { "https" } else { "http" },
+                                listener.local_addr()?
+                            ),
                         },
                         lease: db.lease,
                         version: env!("CARGO_PKG_VERSION").into(),
@@ -123,7 +127,8 @@ impl Application {
         let bench = web::Data::new(crate::routes::health::BenchRoutes(settings.bench_routes));
         let gate = web::Data::from(crate::server::overload::Gate::new(settings.max_pending_sends));
         let secure = web::Data::new(crate::dashboard::SecureCookies(
-            settings.public_url.as_deref().is_some_and(|u| u.starts_with("https://")),
+            settings.tls.is_some()
+                || settings.public_url.as_deref().is_some_and(|u| u.starts_with("https://")),
         ));
         let app = move || {
             App::new()
@@ -138,7 +143,7 @@ impl Application {
                 .configure(crate::dashboard::configure)
                 .default_service(web::to(routes::not_found))
         };
-        let server = crate::server::serve(listener, settings.workers, app)?;
+        let server = crate::server::serve(listener, settings.workers, settings.tls.clone(), app)?;
         Ok(Self { port, server, engine, generated_admin_token, demo })
     }
 

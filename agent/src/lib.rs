@@ -45,6 +45,10 @@ struct NodeArgs {
     /// The phone's agent token (`svc_agent_…`), shown once when the operator added the phone.
     #[arg(long, env = "PIGEON_AGENT_TOKEN", hide_env_values = true, required = true)]
     token: Option<String>,
+    /// CA certificates (PEM) to trust beside the system's: for a node (or a BlueBubbles server)
+    /// whose certificate a private CA signed.
+    #[arg(long, env = "PIGEON_AGENT_CA_FILE")]
+    ca_file: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -133,6 +137,16 @@ struct RunArgs {
 
 /// Runs `pigeon agent` with `args`; the process's exit code.
 pub fn main(args: AgentArgs) -> ExitCode {
+    let node = match &args.command {
+        Some(AgentCommand::Inbound(a)) => &a.node,
+        None => &args.run.node,
+    };
+    if let Some(file) = &node.ca_file {
+        if let Err(e) = pigeon_protocol::tls::trust_ca_file(file) {
+            eprintln!("pigeon agent: {e}");
+            return ExitCode::from(2);
+        }
+    }
     actix_rt::System::new().block_on(async move {
         match args.command {
             Some(AgentCommand::Inbound(a)) => inbound(a).await,
@@ -273,6 +287,11 @@ async fn check(a: &RunArgs) -> ExitCode {
             false,
             format!("the node at {server} refuses this token: {e}"),
             "use the phone's agent token (svc_agent_…), shown once when the operator added the phone",
+        ),
+        Err(e) if e.to_string().contains("certificate") => say(
+            false,
+            format!("cannot reach the node: {e}"),
+            "a certificate a private authority signed needs --ca-file with that authority (PEM)",
         ),
         Err(e) => say(
             false,

@@ -18,11 +18,13 @@
 //! - [`restart`]: the re-exec that hands the listening socket across `exec` once a full disk
 //!   has room again (the one `unsafe` of the workspace).
 //! - [`memory`]: mimalloc's purge delay, set for a server.
+//! - [`tls`]: HTTPS with rustls, the handshake before the stream is wrapped.
 
 pub mod framing;
 pub mod memory;
 pub mod overload;
 pub mod restart;
+pub mod tls;
 pub mod wire;
 
 use std::net::TcpListener;
@@ -35,10 +37,12 @@ use actix_web::dev::{Server, ServiceFactory, ServiceRequest, ServiceResponse};
 use crate::limits::HEADER_TIMEOUT;
 
 /// Serves `app` on `listener` with `workers` HTTP threads (`None`: half the cores, at least
-/// one): what `HttpServer` builds, but with each connection's stream wrapped ([`wire`]).
+/// one), over TLS when `tls` is given: what `HttpServer` builds, but with each connection's
+/// stream wrapped ([`wire`]).
 pub fn serve<T, B>(
     listener: TcpListener,
     workers: Option<usize>,
+    tls: Option<std::sync::Arc<rustls::ServerConfig>>,
     app: impl Fn() -> actix_web::App<T> + Send + Clone + 'static,
 ) -> std::io::Result<Server>
 where
@@ -56,6 +60,7 @@ where
     let builder = actix_server::Server::build();
     // Ends idle keep-alive connections at a graceful stop instead of waiting out their 5 s.
     let stopping = builder.graceful_shutdown_signal();
+    let tls = tls.map(tokio_rustls::TlsAcceptor::from);
     Ok(builder
         .workers(workers)
         .max_concurrent_connections(connections_per_worker(workers))
@@ -67,9 +72,17 @@ where
             // actix-web, and nothing here builds URLs from it.
             let app = actix_service::map_config(app(), |_| actix_web::dev::AppConfig::default());
             let stopping = stopping.clone();
-            actix_service::fn_service(|io: actix_web::rt::net::TcpStream| async move {
-                let peer = io.peer_addr().ok();
-                Ok::<_, actix_http::error::DispatchError>((wire::Enveloped::new(io), peer))
+            let tls = tls.clone();
+            actix_service::fn_service(move |io: actix_web::rt::net::TcpStream| {
+                let tls = tls.clone();
+                async move {
+                    let peer = io.peer_addr().ok();
+                    // A failed handshake ends the connection; the server carries on.
+                    let io = tls::Conn::accept(io, tls.as_ref(), HEADER_TIMEOUT)
+                        .await
+                        .map_err(actix_http::error::DispatchError::Io)?;
+                    Ok::<_, actix_http::error::DispatchError>((wire::Enveloped::new(io), peer))
+                }
             })
             .and_then(
                 HttpService::build()
@@ -78,7 +91,7 @@ where
                         async move { stopping.notified().await }
                     })
                     .h1_allow_half_closed(true)
-                    .on_connect_ext(|io: &wire::Enveloped<_>, data| {
+                    .on_connect_ext(|io: &wire::Enveloped<tls::Conn>, data| {
                         data.insert(io.peer_gone());
                     })
                     .client_request_timeout(HEADER_TIMEOUT)

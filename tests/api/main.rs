@@ -40,5 +40,6 @@ mod retention;
 mod schedule;
 mod security;
 mod signatures;
+mod tls;
 mod webhook_control;
 mod webhooks;
