@@ -1,27 +1,37 @@
-"""The generated Python SDK against a real pigeon: the operator makes a tenant and a sim phone, the
-tenant sends, reads the text delivered, lists it, and gets a typed error for a bad number.
+"""The Python SDK against a real pigeon, as an integrator would use it: the operator (through the
+generated layer) makes a tenant and a sim phone; the tenant sends through `Pigeon`, reads typed
+answers, pages through lists, gets typed errors, is retried past a 429, follows its events, and
+verifies a webhook pigeon signed.
 
 Run by `clients/generate --test` (PIGEON names the executable; PYTHONPATH holds clients/python).
 """
 
+import http.server
 import os
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 import unittest
 
-from pigeon_client import AuthenticatedClient
-from pigeon_client.api.messages import messages_get, messages_list, messages_send
-from pigeon_client.api.operations import operations_readyz
-from pigeon_client.api.operator import operator_create_phone, operator_create_tenant, operator_patch_tenant
-from pigeon_client.models import (
+import httpx
+
+from pigeon_client import Pigeon, PigeonError, verify_webhook
+from pigeon_client.generated import AuthenticatedClient
+from pigeon_client.generated.api.operations import operations_readyz
+from pigeon_client.generated.api.operator import (
+    operator_create_phone,
+    operator_create_tenant,
+    operator_patch_tenant,
+)
+from pigeon_client.generated.models import (
+    Accepted,
     CreatePhone,
     CreateTenant,
-    ErrorBody,
+    MessageView,
     PatchTenantBody,
     QuietHoursPatchBody,
-    SendBody,
     SimBody,
 )
 
@@ -34,12 +44,53 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+class Receiver:
+    """A webhook receiver on loopback: keeps each request's raw body and headers."""
+
+    def __init__(self):
+        got = self.got = []
+        arrived = self.arrived = threading.Event()
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers["Content-Length"]))
+                got.append((body, dict(self.headers.items())))
+                arrived.set()
+                self.send_response(200)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/hook"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def wait(self):
+        if not self.arrived.wait(20):
+            raise AssertionError("no webhook arrived")
+        self.arrived.clear()
+        return self.got[-1]
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
 class SdkTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.data = tempfile.TemporaryDirectory(prefix="pigeon-python-sdk-")
         port = free_port()
-        env = dict(os.environ, PIGEON_ADMIN_TOKEN=ADMIN, PIGEON_DATA_DIR=cls.data.name + "/store", PIGEON_LOG="warn")
+        env = dict(
+            os.environ,
+            PIGEON_ADMIN_TOKEN=ADMIN,
+            PIGEON_DATA_DIR=cls.data.name + "/store",
+            PIGEON_LOG="warn",
+            PIGEON_WEBHOOK_ALLOW_PRIVATE="true",
+        )
+        env.pop("PIGEON_DATABASE_URL", None)
         cls.server = subprocess.Popen(
             [os.environ.get("PIGEON", "target/debug/pigeon"), "serve", "--addr", f"127.0.0.1:{port}"],
             env=env,
@@ -63,64 +114,146 @@ class SdkTest(unittest.TestCase):
         cls.server.wait()
         cls.data.cleanup()
 
-    def setUp(self):
-        self.clients = []
+    def tenant(self, plan: str = "scale"):
+        """A tenant with quiet hours off (this test passes at any hour) and a sim phone; its
+        live key."""
+        with AuthenticatedClient(base_url=self.base, token=ADMIN) as operator:
+            tenant = operator_create_tenant.sync(client=operator, body=CreateTenant(name="sdk", plan=plan)).data
+            operator_patch_tenant.sync(
+                tenant.id, client=operator, body=PatchTenantBody(quiet_hours=QuietHoursPatchBody(enabled=False))
+            )
+            operator_create_phone.sync(
+                client=operator,
+                body=CreatePhone(tenant_id=tenant.id, number="+15550100001", driver="sim", sim=SimBody(latency_ms=0)),
+            )
+        return tenant.keys.live.key
 
-    def tearDown(self):
-        for c in self.clients:
-            c.get_httpx_client().close()
+    def pigeon(self, key: str, **kw) -> Pigeon:
+        p = Pigeon(key, base_url=self.base, **kw)
+        self.addCleanup(p.close)
+        return p
 
-    def client(self, token: str) -> AuthenticatedClient:
-        """A client for this node with `token`, closed when the test ends."""
-        c = AuthenticatedClient(base_url=self.base, token=token)
-        self.clients.append(c)
-        return c
-
-    def test_operator_and_tenant_flow(self):
-        operator = self.client(ADMIN)
-        created = operator_create_tenant.sync(client=operator, body=CreateTenant(name="sdk", plan="scale"))
-        tenant = created.data
-        # Quiet hours could hold the text at some hours of the day; this test must pass at any hour.
-        patched = operator_patch_tenant.sync(
-            tenant.id, client=operator, body=PatchTenantBody(quiet_hours=QuietHoursPatchBody(enabled=False))
-        )
-        self.assertFalse(patched.data.quiet_hours.enabled)
-        phone = operator_create_phone.sync(
-            client=operator,
-            body=CreatePhone(tenant_id=tenant.id, number="+15550100001", driver="sim", sim=SimBody(latency_ms=0)),
-        )
-        self.assertEqual(phone.data.number, "+15550100001")
-
-        client = self.client(tenant.keys.live.key)
-        send = SendBody(to="+15551234567", body="hello from python")
-        accepted = messages_send.sync(client=client, body=send, idempotency_key="python-sdk-1")
-        message_id = accepted.data.message_id
-        self.assertEqual(accepted.data.status, "queued")
-        # The same Idempotency-Key answers the first 202 again.
-        again = messages_send.sync(client=client, body=send, idempotency_key="python-sdk-1")
-        self.assertEqual(again.data.message_id, message_id)
-
-        status = None
+    def wait_delivered(self, p: Pigeon, message_id: str) -> MessageView:
         for _ in range(200):
-            status = messages_get.sync(message_id, client=client).data.status
-            if status == "delivered":
-                break
+            m = p.messages.get(message_id)
+            if m.status == "delivered":
+                return m
             time.sleep(0.05)
-        self.assertEqual(status, "delivered")
+        self.fail(f"{message_id} was not delivered")
 
-        listed = messages_list.sync(client=client, to="+15551234567")
-        self.assertEqual([m.message_id for m in listed.data], [message_id])
+    def test_send_get_and_list_every_page(self):
+        p = self.pigeon(self.tenant())
+        accepted = p.messages.send(to="+15551234567", body="hello from python", metadata={"order": "1234"})
+        self.assertIsInstance(accepted, Accepted)
+        self.assertEqual(accepted.status, "queued")
+        m = self.wait_delivered(p, accepted.message_id)
+        self.assertEqual((m.to, m.body), ("+15551234567", "hello from python"))
 
-        error = messages_send.sync(client=client, body=SendBody(to="12345", body="hi"))
-        self.assertIsInstance(error, ErrorBody)
-        self.assertEqual(error.code, "INVALID_PHONE_NUMBER")
+        # The same Idempotency-Key answers the first 202 again.
+        again = p.messages.send(to="+15551234567", body="hello from python", idempotency_key="py-1")
+        repeat = p.messages.send(to="+15551234567", body="hello from python", idempotency_key="py-1")
+        self.assertEqual(repeat.message_id, again.message_id)
 
-    def test_a_wrong_key_is_a_typed_401(self):
-        client = self.client("svc_live_not_a_key")
-        answer = messages_send.sync_detailed(client=client, body=SendBody(to="+15551234567", body="hi"))
-        self.assertEqual(answer.status_code, 401)
-        self.assertIsInstance(answer.parsed, ErrorBody)
-        self.assertEqual(answer.parsed.code, "INVALID_API_KEY")
+        # Three more, listed two to a page: the iterator walks every page.
+        ids = [accepted.message_id, again.message_id] + [
+            p.messages.send(to="+15551234568", body=f"n{i}").message_id for i in range(3)
+        ]
+        listed = [m.message_id for m in p.messages.list(limit=2)]
+        self.assertEqual(listed, ids)
+        self.assertEqual([m.message_id for m in p.messages.list(to="+15551234568", limit=2)], ids[2:])
+        self.assertEqual([m.message_id for m in p.messages.list(order="desc", limit=2)], ids[::-1])
+
+        # Contacts and templates have the same shape.
+        c = p.contacts.create("+15551234567", name="Ada")
+        self.assertEqual(p.contacts.update(c.id, name="Ada L.").name, "Ada L.")
+        self.assertEqual([x.name for x in p.contacts.list()], ["Ada L."])
+        self.assertTrue(p.contacts.delete(c.id).deleted)
+        t = p.templates.create("code", "Your code is {{code}}")
+        self.assertEqual(p.templates.get(t.id).body, "Your code is {{code}}")
+
+        # The events of the first message, in order, read to the end of the log.
+        events = [e.event for e in p.events.list(types=["message.sent", "message.delivered"]) if e["message_id"] == m.message_id]
+        self.assertEqual(events, ["message.sent", "message.delivered"])
+
+    def test_errors_are_typed(self):
+        p = self.pigeon(self.tenant())
+        with self.assertRaises(PigeonError) as bad:
+            p.messages.send(to="12345", body="hi")
+        e = bad.exception
+        self.assertEqual((e.status, e.code), (400, "INVALID_PHONE_NUMBER"))
+        self.assertTrue(e.error and e.request_id)
+        with self.assertRaises(PigeonError) as missing:
+            p.messages.get("01KAAAAAAAAAAAAAAAAAAAAAAA")
+        self.assertEqual((missing.exception.status, missing.exception.code), (404, "NOT_FOUND"))
+        with self.assertRaises(PigeonError) as wrong:
+            list(self.pigeon("svc_live_not_a_key").messages.list())
+        self.assertEqual((wrong.exception.status, wrong.exception.code), (401, "INVALID_API_KEY"))
+
+        # No answer at all: tried again (a read is safe to repeat), then raised, never a TypeError.
+        waits = []
+        closed = Pigeon("svc_live_x", base_url=f"http://127.0.0.1:{free_port()}", sleep=waits.append)
+        with self.assertRaises(PigeonError) as down:
+            closed.messages.get("01KAAAAAAAAAAAAAAAAAAAAAAA")
+        self.assertEqual((down.exception.status, down.exception.code), (None, "CONNECTION_FAILED"))
+        self.assertEqual(waits, [1.0, 2.0])
+
+    def test_a_429_is_waited_out_as_retry_after_says(self):
+        key = self.tenant()
+        with httpx.Client(base_url=self.base, headers={"Authorization": f"Bearer {key}"}) as raw:
+            r = raw.post("/v1/api-keys", json={"name": "slow", "rate_limit": 60})
+            self.assertEqual(r.status_code, 201, r.text)
+            slow = r.json()["data"]["key"]
+        # The whole minute's burst, spent.
+        with httpx.Client(base_url=self.base, headers={"Authorization": f"Bearer {slow}"}) as raw:
+            while raw.get("/v1/messages").status_code != 429:
+                pass
+        strict = self.pigeon(slow, retries=False)
+        with self.assertRaises(PigeonError) as limited:
+            strict.messages.send(to="+15551234567", body="hi")
+        self.assertEqual((limited.exception.status, limited.exception.code), (429, "RATE_LIMIT_EXCEEDED"))
+        self.assertGreaterEqual(limited.exception.retry_after, 1)
+
+        waits = []
+
+        def sleep(s):
+            waits.append(s)
+            time.sleep(s)
+
+        patient = self.pigeon(slow, sleep=sleep)
+        accepted = patient.messages.send(to="+15551234567", body="hi")
+        self.assertEqual(accepted.status, "queued")
+        self.assertEqual(len(waits), 1)
+        self.assertGreaterEqual(waits[0], 1)
+
+    def test_a_webhook_pigeon_signed_verifies_and_a_changed_one_does_not(self):
+        p = self.pigeon(self.tenant())
+        rx = Receiver()
+        self.addCleanup(rx.close)
+        w = p.webhooks.create(rx.url, ["message.delivered"])
+        self.assertTrue(w.secret.startswith("whsec_"))
+        sent = p.webhooks.test(w.id)
+        body, headers = rx.wait()
+        event = verify_webhook(body, headers, w.secret)
+        self.assertEqual((event.event, event.event_id), ("webhook.test", sent.event_id))
+        for changed in (body.replace(b"webhook.test", b"webhook.tesT"), body + b" "):
+            with self.assertRaises(PigeonError) as refused:
+                verify_webhook(changed, headers, w.secret)
+            self.assertEqual(refused.exception.code, "INVALID_SIGNATURE")
+        with self.assertRaises(PigeonError) as replayed:
+            verify_webhook(body, headers, w.secret, now=time.time() + 600)
+        self.assertEqual(replayed.exception.code, "INVALID_SIGNATURE")
+
+        # A secret of the tenant's own is checked by the spec's x-service-signature.
+        own = p.webhooks.create(rx.url, ["message.delivered"], secret="a-secret-of-our-own-choosing")
+        p.webhooks.test(own.id)
+        body, headers = rx.wait()
+        self.assertEqual(verify_webhook(body, headers, "a-secret-of-our-own-choosing").event, "webhook.test")
+        with self.assertRaises(PigeonError):
+            verify_webhook(body, headers, "another-secret-entirely")
+
+        # Edited through the front: turned off, then listed so.
+        self.assertFalse(p.webhooks.update(w.id, enabled=False).enabled)
+        self.assertEqual([x.enabled for x in p.webhooks.list() if x.id == w.id], [False])
 
 
 if __name__ == "__main__":

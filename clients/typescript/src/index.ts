@@ -1,14 +1,18 @@
 /**
- * pigeon's typed client. The operations and types are generated from the server's OpenAPI document
- * (`src/client/`, by clients/generate); this file adds only `pigeon()`, a client for one node and one
- * bearer token, since every call of the API needs both.
+ * pigeon's TypeScript SDK. `Pigeon` is the hand-written front (typed answers, `PigeonError`,
+ * lists as async iterators over every page, the spec's retries) and `verifyWebhook` checks a
+ * webhook's signature. Every operation of the API, the operator's included, is also exported as
+ * generated from the server's OpenAPI document (`src/client/`, by clients/generate), with
+ * `pigeon()` making a client for those.
  */
 import { type Client, createClient, createConfig } from './client/client';
 
 export * from './client';
 export type { Client } from './client/client';
+export { DEFAULT_BASE_URL, Pigeon, PigeonError, type PigeonEvent, type PigeonOptions } from './front';
+export { verifyWebhook } from './webhooks';
 
-/** A client for the node at `baseUrl` that sends `token` (a tenant's API key, or the operator token). */
+/** A generated-layer client for the node at `baseUrl` that sends `token` (a tenant's key, or the operator token). */
 export function pigeon(baseUrl: string, token: string): Client {
   return createClient(createConfig({ baseUrl, auth: token }));
 }

@@ -1,0 +1,2 @@
+import type { Client, Config } from './types.gen';
+export declare const createClient: (config?: Config) => Client;
