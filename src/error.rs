@@ -104,6 +104,10 @@ pub enum ApiError {
     IdempotencyKeyReused,
     /// 409: the record's state does not allow the change (e.g. cancelling a sent message).
     InvalidTransition(String),
+    /// 409: a backup was asked for while another is being taken.
+    BackupInProgress,
+    /// 409: the node keeps its data in PostgreSQL, whose backups are the database's.
+    BackupNotSupported,
     /// 410: an event cursor older than the events kept.
     CursorExpired,
     /// 503: the server is not ready (starting or stopping).
@@ -156,6 +160,8 @@ impl ApiError {
             Overloaded => "OVERLOADED",
             InvalidTransition(_) => "INVALID_STATUS_TRANSITION",
             CursorExpired => "CURSOR_EXPIRED",
+            BackupInProgress => "BACKUP_IN_PROGRESS",
+            BackupNotSupported => "BACKUP_NOT_SUPPORTED",
             IdempotencyKeyReused => "IDEMPOTENCY_KEY_REUSED",
             DuplicateTemplate(_) => "DUPLICATE_TEMPLATE",
             Internal => FailureCode::InternalError.as_str(),
@@ -239,6 +245,8 @@ impl ApiError {
             CursorExpired => "after: events after this cursor were deleted (they are kept for the retention \
                               period); read again from the oldest kept, without after."
                 .into(),
+            BackupInProgress => "A backup is already being taken; ask again when it is done.".into(),
+            BackupNotSupported => "This node keeps its data in PostgreSQL: back it up with pg_dump.".into(),
             Internal => "Unexpected server failure.".into(),
         }
     }
@@ -314,6 +322,8 @@ impl ResponseError for ApiError {
             DuplicateContact { .. }
             | InvalidTransition(_)
             | IdempotencyKeyReused
+            | BackupInProgress
+            | BackupNotSupported
             | DuplicateTemplate(_)
             | LimitReached(_) => StatusCode::CONFLICT,
             PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,

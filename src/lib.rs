@@ -10,6 +10,7 @@ pub mod exposition;
 pub mod extract;
 pub mod fleet;
 pub mod limits;
+pub mod operate;
 pub mod routes;
 pub mod server;
 pub mod startup;

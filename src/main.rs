@@ -41,6 +41,12 @@ enum Command {
     Loadtest(pigeon_loadtest::LoadArgs),
     /// Copy a stopped node's store into a fresh one, giving back the disk space deletions freed.
     Compact(CompactArgs),
+    /// Save a backup of a running node (sled) into a file: a tar archive of its store.
+    Backup(BackupArgs),
+    /// Unpack a backup into a new or empty data directory, for a node to start on.
+    Restore(RestoreArgs),
+    /// Copy a stopped node's sled store into an empty PostgreSQL database.
+    Migrate(MigrateArgs),
     /// Run a phone's agent: take its jobs from a node and send them with a connector.
     Agent(AgentCli),
     /// Print the OpenAPI 3.1 document the server serves at `/openapi.json`, for client generators.
@@ -61,6 +67,42 @@ struct CompactArgs {
     /// Directory of the sled store (the node must be stopped).
     #[arg(long, env = "PIGEON_DATA_DIR", default_value = "./pigeon-data")]
     data_dir: PathBuf,
+}
+
+#[derive(Args)]
+struct BackupArgs {
+    /// The node, e.g. `http://127.0.0.1:8080`.
+    #[arg(long, env = "PIGEON_SERVER")]
+    server: String,
+    /// The node's operator token.
+    #[arg(long, env = "PIGEON_ADMIN_TOKEN", hide_env_values = true)]
+    admin_token: String,
+    /// The archive to write (replaced only once the new one is whole).
+    #[arg(long)]
+    out: PathBuf,
+    /// PEM file of CA certificates to trust beside the system's (a node with a private CA).
+    #[arg(long, env = "PIGEON_CA_FILE")]
+    ca_file: Option<PathBuf>,
+}
+
+#[derive(Args)]
+struct RestoreArgs {
+    /// The archive `pigeon backup` saved.
+    file: PathBuf,
+    /// The data directory to make: it must not exist yet, or be empty.
+    #[arg(long, env = "PIGEON_DATA_DIR")]
+    data_dir: PathBuf,
+}
+
+#[derive(Args)]
+struct MigrateArgs {
+    /// Directory of the sled store (the node must be stopped).
+    #[arg(long, env = "PIGEON_DATA_DIR", default_value = "./pigeon-data")]
+    data_dir: PathBuf,
+    /// The PostgreSQL database to fill, e.g. `postgres://pigeon:secret@db/pigeon`: it must hold
+    /// no pigeon data yet.
+    #[arg(long, hide_env_values = true)]
+    to: String,
 }
 
 #[derive(Args)]
@@ -168,6 +210,20 @@ struct ServeArgs {
     log_format: LogFormat,
 }
 
+/// Prints what a store command did, or why it failed (exit 1).
+fn done(command: &str, res: Result<String, String>) -> ExitCode {
+    match res {
+        Ok(said) => {
+            say!("{said}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("pigeon {command}: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     // Files the node makes (the store's segments, snapshots, blobs) are its own alone: they hold
@@ -222,6 +278,11 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Command::Backup(a) => {
+            done("backup", pigeon::operate::backup(&a.server, &a.admin_token, &a.out, a.ca_file.as_deref()))
+        }
+        Command::Restore(a) => done("restore", pigeon::operate::restore(&a.file, &a.data_dir)),
+        Command::Migrate(a) => done("migrate", pigeon::operate::migrate(&a.data_dir, &a.to)),
         Command::Agent(a) => {
             telemetry::init(&a.log, LogFormat::Text);
             pigeon_agent::main(a.agent)

@@ -11,6 +11,7 @@ use utoipa::{OpenApi, ToSchema};
 use crate::error::ApiError;
 
 pub mod admin;
+pub mod backup;
 pub mod campaigns;
 pub mod contacts;
 mod document;
@@ -78,6 +79,7 @@ routes! {
     POST "/admin/v1/api-keys/{id}/deactivate" => admin::deactivate_key;
     POST "/admin/v1/api-keys/{id}/reactivate" => admin::reactivate_key;
     GET "/admin/v1/fleet" => admin::fleet;
+    GET "/admin/v1/backup" => backup::backup;
     POST "/v1/messages" => messages::send;
     GET "/v1/messages" => message_list::list;
     GET "/v1/messages/{id}" => messages::get;

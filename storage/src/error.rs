@@ -23,6 +23,18 @@ pub enum StoreError {
     /// Offline compaction could not go on; the store is left as it was, or already compacted.
     #[error("compaction: {0}")]
     Compact(String),
+    /// A backup or restore could not be made; the text says why.
+    #[error("backup: {0}")]
+    Backup(String),
+    /// A backup was asked for while another was being taken.
+    #[error("a backup is already being taken: try again when it is done")]
+    BackupBusy,
+    /// A backup was asked of a node on PostgreSQL, whose backups are the database's.
+    #[error("this node keeps its data in PostgreSQL: back it up with pg_dump (docs/operating.md)")]
+    BackupOnDatabase,
+    /// Moving a sled store to PostgreSQL could not go on; the text says why.
+    #[error("migrate: {0}")]
+    Migrate(String),
     /// The committer thread is gone (the store is shutting down).
     #[error("store is closed")]
     Closed,

@@ -10,6 +10,7 @@
 //! 4. Writes not followed by `commit` (usage counters, `last_used_at`) reach disk with the next
 //!    commit of anyone, sled's periodic flush, or the shutdown flush.
 
+pub mod backup;
 mod blobs;
 pub mod clock;
 mod commit;
@@ -17,6 +18,7 @@ mod compact;
 mod error;
 pub mod fleet;
 mod health;
+mod migrate;
 pub mod model;
 pub mod pg;
 pub mod private;
@@ -28,6 +30,7 @@ pub use commit::{CommitStats, DEFAULT_MIN_FLUSH_INTERVAL};
 pub use compact::{compact, Compacted};
 pub use error::StoreError;
 pub use health::{StoreHealth, Writable, FREE_TO_REOPEN};
+pub use migrate::{migrate, Migrated};
 pub use store::{
     id_bound, Campaigns, ColdPages, Contacts, Cursor, DueDelivery, EventPage, Events, HeldMessage,
     HourCounts, Hourly, Indexed, KeyLocation, Keys, Messages, Meta, Numbers, PendingWork, PhoneLocation,

@@ -31,7 +31,8 @@ mod tls;
 
 pub use fleet::{Acquired, FleetConfig, Leases, NodeInfo, Owner};
 pub(crate) use iter::PgIter;
-use schema::{dedicated, migrate, TREES};
+pub(crate) use schema::TREES;
+use schema::{dedicated, migrate};
 
 use crate::StoreError;
 use sled::IVec;

@@ -483,6 +483,16 @@ pub fn spawn_binary_on_sled(dir: &Path, admin: Option<&str>, log_file: &Path) ->
     binary(dir, admin, log_file, &[], false)
 }
 
+/// The same with extra environment variables.
+pub fn spawn_binary_on_sled_with(
+    dir: &Path,
+    admin: Option<&str>,
+    log_file: &Path,
+    env: &[(&str, &str)],
+) -> Binary {
+    binary(dir, admin, log_file, env, false)
+}
+
 fn binary(dir: &Path, admin: Option<&str>, log_file: &Path, env: &[(&str, &str)], postgres: bool) -> Binary {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_pigeon"));
     cmd.arg("serve");

@@ -9,6 +9,7 @@ mod agent_failover;
 mod agent_messages;
 mod agent_program;
 mod auth;
+mod backup;
 mod browser;
 mod campaigns;
 mod choices;

@@ -287,6 +287,12 @@ impl Engine {
         self.inner.store.writes()
     }
 
+    /// A copy of the store taken while it serves, for `GET /admin/v1/backup` (blocks while it
+    /// copies; see `pigeon_storage::backup`).
+    pub fn backup(&self) -> Result<pigeon_storage::backup::Snapshot, pigeon_storage::StoreError> {
+        self.inner.store.backup()
+    }
+
     /// Bytes the store takes on disk (`/metrics`).
     pub fn store_size(&self) -> u64 {
         self.inner.store.size_on_disk()

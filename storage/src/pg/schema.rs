@@ -8,7 +8,7 @@ use crate::StoreError;
 
 /// Every tree the store opens, each a table of the same name in the `pigeon` schema. A new tree
 /// needs a migration that creates its table.
-pub(super) const TREES: &[&str] = &[
+pub(crate) const TREES: &[&str] = &[
     "meta",
     "tenants",
     "counters",

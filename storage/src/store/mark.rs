@@ -248,8 +248,13 @@ mod tests {
         let health = Arc::new(Health::new(dir.path().to_owned()));
         let clock = crate::clock::SystemClock::shared();
         let engine = super::super::tree::Engine::Sled(db);
-        let opener =
-            super::super::tree::Opener { engine: &engine, writes: &writes, health: &health, clock: &clock };
+        let opener = super::super::tree::Opener {
+            engine: &engine,
+            writes: &writes,
+            health: &health,
+            clock: &clock,
+            tap: &Default::default(),
+        };
         let tree = opener.tree("t").unwrap();
         for (g, id) in [(1u8, 1u8), (1, 5), (2, 2), (2, 9), (0xff, 7)] {
             let mut k = vec![g; 16];

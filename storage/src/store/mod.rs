@@ -8,6 +8,7 @@
 
 mod campaigns;
 mod codec;
+mod copy;
 mod events;
 mod fleet;
 mod keys;
@@ -59,6 +60,10 @@ pub struct Store {
 
 struct Inner {
     engine: tree::Engine,
+    /// The sled store's directory (`None` on PostgreSQL).
+    dir: Option<std::path::PathBuf>,
+    /// What a backup in progress hears of writes (`backup.rs`).
+    tap: Arc<crate::backup::Tap>,
     /// Record ids, on the clock the store was opened with (see `clock.rs`).
     ids: Ids,
     /// Writes made through the store's trees (see `tree.rs`).
@@ -139,6 +144,11 @@ impl Store {
     /// (a message's phone and webhook steps) hit it, older ones go to disk.
     pub fn open_with(dir: &Path, cache_mb: u64, clock: SharedClock) -> Result<Self, StoreError> {
         wait_for_lock(dir)?;
+        // A backup's copy left by a stop in the middle of one is of no use.
+        let copy = dir.join(crate::backup::COPY_DIR);
+        if copy.exists() {
+            let _ = std::fs::remove_dir_all(&copy);
+        }
         let hold = test_commit_delay();
         let db = sled::Config::new()
             .path(dir)
@@ -151,7 +161,7 @@ impl Store {
             .map_err(|e| StoreError::Flush(format!("cannot open the store's log for syncing: {e}")))?;
         let health = Arc::new(Health::new(dir.to_owned()));
         let flusher = Flusher::Sled { db: db.clone(), log, blobs: crate::blobs::Blobs::new(dir) };
-        Self::start(tree::Engine::Sled(db), flusher, health, hold, clock)
+        Self::start(tree::Engine::Sled(db), Some(dir.to_owned()), flusher, health, hold, clock)
     }
 
     /// Opens the store in a PostgreSQL database (see `pg.rs`): connects with a pool of `pool`
@@ -189,11 +199,12 @@ impl Store {
         }));
         let _ = lost.set((Arc::downgrade(&pg), Arc::downgrade(&health)));
         let hold = test_commit_delay();
-        Self::start(tree::Engine::Pg(pg.clone()), Flusher::Pg(pg), health, hold, clock)
+        Self::start(tree::Engine::Pg(pg.clone()), None, Flusher::Pg(pg), health, hold, clock)
     }
 
     fn start(
         engine: tree::Engine,
+        dir: Option<std::path::PathBuf>,
         flusher: Flusher,
         health: Arc<Health>,
         hold: Option<std::time::Duration>,
@@ -202,7 +213,9 @@ impl Store {
         let committer = Committer::start(flusher, health.clone(), hold)
             .map_err(|e| StoreError::Flush(format!("cannot start committer: {e}")))?;
         let writes = Arc::default();
-        let trees = tree::Opener { engine: &engine, writes: &writes, health: &health, clock: &clock };
+        let tap = Arc::default();
+        let trees =
+            tree::Opener { engine: &engine, writes: &writes, health: &health, clock: &clock, tap: &tap };
         let meta = Meta::open(&trees)?;
         let tenants = Tenants::open(&trees)?;
         let messages = Messages::open(&trees, meta.tree())?;
@@ -252,6 +265,8 @@ impl Store {
                 writes,
                 health,
                 engine,
+                dir,
+                tap,
                 committer,
             }),
         })

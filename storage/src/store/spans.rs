@@ -66,12 +66,14 @@ struct OwnedOpener {
     writes: Arc<AtomicU64>,
     health: Arc<crate::health::Health>,
     clock: crate::clock::SharedClock,
+    tap: Arc<crate::backup::Tap>,
 }
 
 impl OwnedOpener {
     fn tree(&self, name: &str) -> Result<Tree, StoreError> {
-        Opener { engine: &self.engine, writes: &self.writes, health: &self.health, clock: &self.clock }
-            .tree(name)
+        let (engine, writes, health, clock, tap) =
+            (&self.engine, &self.writes, &self.health, &self.clock, &self.tap);
+        Opener { engine, writes, health, clock, tap }.tree(name)
     }
 }
 
@@ -174,6 +176,7 @@ impl Spanned {
             writes: db.writes.clone(),
             health: db.health.clone(),
             clock: db.clock.clone(),
+            tap: db.tap.clone(),
         };
         let floor_key = format!("span_floor:{name}").into_bytes();
         let floor = match meta.get(&floor_key)? {

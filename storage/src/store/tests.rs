@@ -267,8 +267,10 @@ async fn flushes_are_paced_while_writers_arrive_together(place: Place) {
         w.await.unwrap();
     }
     let st = s.commit_stats();
-    // 400 ms / 50 ms, one flush for the lone first writer, and one for the last pace begun.
-    assert!(st.flushes <= 10, "{} flushes in 400 ms at a pace of 50 ms", st.flushes);
+    // 400 ms / 50 ms, one flush for the lone first writer, and one for the last pace begun; on a
+    // loaded machine a writer woken late arrives alone and is flushed at once (11 seen beside a
+    // build), so the band is wide: an unpaced committer flushes hundreds of times here.
+    assert!(st.flushes <= 16, "{} flushes in 400 ms at a pace of 50 ms", st.flushes);
     assert!(st.commits >= 2 * st.flushes, "writers did not share flushes: {st:?}");
 }
 
@@ -535,4 +537,5 @@ async fn hourly_counts_keep_24_hours_and_survive_reopen(place: Place) {
     assert!(s.tenants().hours(t, h + 24).unwrap().iter().all(|h| h.sent + h.delivered + h.failed == 0));
 }
 
+mod backup;
 mod spans;

@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 pub(crate) use sled::IVec;
 
+use crate::backup::Tap;
 use crate::health::Health;
 use crate::pg::{Pg, PgIter, PgTree};
 use crate::StoreError;
@@ -31,6 +32,8 @@ pub(crate) struct Opener<'a> {
     pub(crate) health: &'a Arc<Health>,
     /// The store's clock, for the work lists' ages.
     pub(crate) clock: &'a crate::clock::SharedClock,
+    /// Where a backup in progress hears of every write (`backup.rs`).
+    pub(crate) tap: &'a Arc<Tap>,
 }
 
 impl Opener<'_> {
@@ -39,7 +42,7 @@ impl Opener<'_> {
             Engine::Sled(db) => Kind::Sled(db.open_tree(name)?),
             Engine::Pg(pg) => Kind::Pg(pg.tree(name)?),
         };
-        Ok(Tree { kind, writes: self.writes.clone(), health: self.health.clone() })
+        Ok(Tree { kind, writes: self.writes.clone(), health: self.health.clone(), tap: self.tap.clone() })
     }
 }
 
@@ -49,6 +52,7 @@ pub(crate) struct Tree {
     kind: Kind,
     writes: Arc<AtomicU64>,
     health: Arc<Health>,
+    tap: Arc<Tap>,
 }
 
 #[derive(Clone)]
@@ -99,7 +103,13 @@ impl Tree {
         self.writes.fetch_add(1, Ordering::Relaxed);
         match &self.kind {
             Kind::Sled(t) => {
-                t.insert(key, value).inspect_err(|e| self.health.sled(e))?;
+                let mut held = self.tap.hold();
+                let value: IVec = value.into();
+                let logged = held.is_on().then(|| value.clone());
+                t.insert(key.as_ref(), value).inspect_err(|e| self.health.sled(e))?;
+                if let Some(v) = logged {
+                    held.push(t.name(), key.as_ref(), Some(v));
+                }
             }
             Kind::Pg(t) => {
                 Self::writable(t)?;
@@ -125,8 +135,10 @@ impl Tree {
     pub(crate) fn remove<K: AsRef<[u8]>>(&self, key: K) -> Result<(), StoreError> {
         match &self.kind {
             Kind::Sled(t) => {
-                if t.remove(key).inspect_err(|e| self.health.sled(e))?.is_some() {
+                let mut held = self.tap.hold();
+                if t.remove(key.as_ref()).inspect_err(|e| self.health.sled(e))?.is_some() {
                     self.writes.fetch_add(1, Ordering::Relaxed);
+                    held.push(t.name(), key.as_ref(), None);
                 }
             }
             Kind::Pg(t) => {
@@ -309,6 +321,13 @@ impl<'t> Writes<'t> {
             };
             ops.push((i, k, v));
         }
+        // Held until the writes are logged, so a backup's copy gets them whole (`backup.rs`).
+        let mut held = first.tap.hold();
+        let logged = held.is_on().then(|| {
+            ops.iter()
+                .map(|(i, k, v)| crate::backup::Op::new(trees[*i].name(), k.clone(), v.clone()))
+                .collect()
+        });
         if let [only] = trees.as_slice() {
             let mut batch = sled::Batch::default();
             for (_, k, v) in ops {
@@ -317,7 +336,9 @@ impl<'t> Writes<'t> {
                     None => batch.remove(k),
                 }
             }
-            return only.apply_batch(batch).inspect_err(|e| first.health.sled(e)).map_err(StoreError::from);
+            only.apply_batch(batch).inspect_err(|e| first.health.sled(e))?;
+            held.push_all(logged);
+            return Ok(());
         }
         use sled::transaction::ConflictableTransactionError as Cte;
         use sled::Transactional;
@@ -332,6 +353,8 @@ impl<'t> Writes<'t> {
                 }
                 Ok::<_, Cte<StoreError>>(())
             })
-            .map_err(StoreError::from)
+            .map_err(StoreError::from)?;
+        held.push_all(logged);
+        Ok(())
     }
 }

@@ -166,8 +166,13 @@ mod tests {
         let health = Arc::new(crate::health::Health::new(dir.path().to_owned()));
         let clock: SharedClock = crate::clock::ManualClock::new("2030-06-15T12:00:00Z".parse().unwrap());
         let engine = super::super::tree::Engine::Sled(db);
-        let opener =
-            super::super::tree::Opener { engine: &engine, writes: &writes, health: &health, clock: &clock };
+        let opener = super::super::tree::Opener {
+            engine: &engine,
+            writes: &writes,
+            health: &health,
+            clock: &clock,
+            tap: &Default::default(),
+        };
         let list = WorkList::new(opener.tree("w").unwrap(), clock.clone());
         let (g, t) = (Ulid::generate(), Ulid::generate());
         let now = now_ms(&*clock);

@@ -65,6 +65,12 @@ export type AgentPhone = {
 };
 
 /**
+ * The archive's bytes, as the OpenAPI document describes them (a `Vec<u8>` would read as an
+ * array of integers).
+ */
+export type Archive = Blob | File;
+
+/**
  * One HTTP attempt.
  */
 export type AttemptView = {
@@ -3267,6 +3273,47 @@ export type OperatorReactivateKeyResponses = {
 };
 
 export type OperatorReactivateKeyResponse = OperatorReactivateKeyResponses[keyof OperatorReactivateKeyResponses];
+
+export type OperatorBackupData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/admin/v1/backup';
+};
+
+export type OperatorBackupErrors = {
+    /**
+     * INVALID_API_KEY: the key or token is missing, malformed or revoked, or a JWT was refused
+     */
+    401: ErrorBody;
+    /**
+     * `BACKUP_IN_PROGRESS`; `BACKUP_NOT_SUPPORTED` on PostgreSQL (use `pg_dump`).
+     */
+    409: ErrorBody;
+    /**
+     * RATE_LIMIT_EXCEEDED: 10 failed operator tokens from this address within a minute; every attempt is refused until the minute is over (with `Retry-After`)
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR: a bug; details are in the server's log
+     */
+    500: ErrorBody;
+    /**
+     * STORAGE_UNAVAILABLE: the disk is full or failing (with `Retry-After`)
+     */
+    503: ErrorBody;
+};
+
+export type OperatorBackupError = OperatorBackupErrors[keyof OperatorBackupErrors];
+
+export type OperatorBackupResponses = {
+    /**
+     * The archive (a tar file, named in `Content-Disposition`).
+     */
+    200: Archive;
+};
+
+export type OperatorBackupResponse = OperatorBackupResponses[keyof OperatorBackupResponses];
 
 export type OperatorFleetData = {
     body?: never;

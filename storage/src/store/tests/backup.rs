@@ -1,0 +1,92 @@
+//! Backups while writers go on (`backup.rs`): the copy holds every write made before it began,
+//! nothing of a batch in part, and what it replays from the log in the order it was made.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+
+use super::*;
+
+#[test]
+fn a_backup_taken_while_writers_go_on_is_the_store_at_one_instant() {
+    let root = tempfile::tempdir().unwrap();
+    let s = Store::open(root.path()).unwrap();
+    let i = &s.inner;
+    let opener = tree::Opener {
+        engine: &i.engine,
+        writes: &i.writes,
+        health: &i.health,
+        clock: i.ids.clock(),
+        tap: &i.tap,
+    };
+    let (a, b, c) = (opener.tree("a").unwrap(), opener.tree("b").unwrap(), opener.tree("c").unwrap());
+    for n in 0..30_000u64 {
+        c.insert(n.to_be_bytes(), &[1u8; 100][..]).unwrap();
+    }
+    let (stop, done) = (Arc::new(AtomicBool::new(false)), Arc::new(AtomicU64::new(0)));
+    let writers: Vec<_> = (0..2u64)
+        .map(|w| {
+            let (a, b, c, stop, done) = (a.clone(), b.clone(), c.clone(), stop.clone(), done.clone());
+            std::thread::spawn(move || {
+                let mut n = 0u64;
+                while !stop.load(Ordering::SeqCst) {
+                    // A record and its index, together; the same key overwritten by both writers;
+                    // and deletes of what was there before.
+                    let key = (w << 32 | n).to_be_bytes();
+                    let mut writes = tree::Writes::default();
+                    writes.insert(&a, key, &n.to_be_bytes()[..]);
+                    writes.insert(&b, key, &n.to_be_bytes()[..]);
+                    writes.apply().unwrap();
+                    let mut both = tree::Writes::default();
+                    both.insert(&a, b"shared", &key[..]);
+                    both.insert(&b, b"shared", &key[..]);
+                    both.apply().unwrap();
+                    c.remove((w * 15_000 + n % 15_000).to_be_bytes()).unwrap();
+                    n += 1;
+                    done.fetch_add(1, Ordering::SeqCst);
+                    // A node's pace, not a tight loop's: a copier that writers outran would
+                    // chase their inserts into the ranges it has still to read.
+                    std::thread::sleep(std::time::Duration::from_micros(50));
+                }
+                n
+            })
+        })
+        .collect();
+    while done.load(Ordering::SeqCst) < 2_000 {
+        std::thread::yield_now();
+    }
+    let before = done.load(Ordering::SeqCst);
+    let snap = s.backup().unwrap();
+    let during = done.load(Ordering::SeqCst) - before;
+    stop.store(true, Ordering::SeqCst);
+    let wrote: Vec<u64> = writers.into_iter().map(|w| w.join().unwrap()).collect();
+    assert!(during > 0, "writers went on while it copied");
+    assert!(matches!(s.backup(), Err(StoreError::BackupBusy)), "one at a time");
+
+    let mut tar = Vec::new();
+    snap.write_archive(&mut tar).unwrap();
+    drop(snap);
+    assert!(!root.path().join(crate::backup::COPY_DIR).exists(), "the copy goes with the snapshot");
+    let out = root.path().join("restored");
+    let restored = crate::backup::restore(tar.as_slice(), &out).unwrap();
+    let copy = sled::open(&out).unwrap();
+    let (ca, cb, cc) =
+        (copy.open_tree("a").unwrap(), copy.open_tree("b").unwrap(), copy.open_tree("c").unwrap());
+    assert_eq!(restored.manifest.trees["a"], ca.len() as u64);
+    assert_eq!(ca.len(), cb.len(), "no batch in part");
+    assert_eq!(ca.get(b"shared").unwrap(), cb.get(b"shared").unwrap(), "the same last write in both");
+    let copied = ca.len() as u64 - 1;
+    assert!(copied >= before && copied < wrote.iter().sum::<u64>(), "{before} ≤ {copied} < {wrote:?}");
+    for (w, &n) in wrote.iter().enumerate() {
+        let had = (0..n)
+            .take_while(|n| ca.contains_key(((w as u64) << 32 | n).to_be_bytes()).unwrap())
+            .count() as u64;
+        // Its last step may be cut between its writes: the ones before it are whole.
+        let removed = (0..had.saturating_sub(1).min(15_000))
+            .all(|n| !cc.contains_key((w as u64 * 15_000 + n).to_be_bytes()).unwrap());
+        assert!(removed, "writer {w}: each of its {had} steps whole");
+        let later =
+            (had..n).filter(|n| ca.contains_key(((w as u64) << 32 | n).to_be_bytes()).unwrap()).count();
+        assert_eq!(later, 0, "writer {w}: a prefix of its writes, nothing after the cut");
+    }
+    s.backup().expect("the next backup may start");
+}
