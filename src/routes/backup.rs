@@ -68,15 +68,36 @@ pub async fn backup(Admin(engine): Admin) -> Result<HttpResponse, ApiError> {
 #[schema(value_type = String, format = Binary)]
 pub struct Archive(pub Vec<u8>);
 
+/// How long the client may take no bytes at all before the backup is given up: a client that
+/// stalls with its connection open would otherwise hold the copy (and the next backup) forever.
+const STALL: std::time::Duration = std::time::Duration::from_secs(120);
+
 /// Hands the archive's bytes to the response, waiting while the client is behind.
 struct Sender(tokio::sync::mpsc::Sender<Result<Bytes, std::io::Error>>);
 
 impl std::io::Write for Sender {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0
-            .blocking_send(Ok(Bytes::copy_from_slice(buf)))
-            .map_err(|_| std::io::Error::new(std::io::ErrorKind::BrokenPipe, "the client went away"))?;
-        Ok(buf.len())
+        use tokio::sync::mpsc::error::TrySendError;
+        let mut chunk = Ok(Bytes::copy_from_slice(buf));
+        let since = std::time::Instant::now();
+        loop {
+            match self.0.try_send(chunk) {
+                Ok(()) => return Ok(buf.len()),
+                Err(TrySendError::Closed(_)) => {
+                    return Err(std::io::Error::new(std::io::ErrorKind::BrokenPipe, "the client went away"))
+                }
+                Err(TrySendError::Full(c)) if since.elapsed() < STALL => {
+                    chunk = c;
+                    std::thread::sleep(std::time::Duration::from_millis(5));
+                }
+                Err(TrySendError::Full(_)) => {
+                    return Err(std::io::Error::new(
+                        std::io::ErrorKind::TimedOut,
+                        "the client took nothing for 2 min",
+                    ))
+                }
+            }
+        }
     }
 
     fn flush(&mut self) -> std::io::Result<()> {
