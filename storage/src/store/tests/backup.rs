@@ -90,3 +90,52 @@ fn a_backup_taken_while_writers_go_on_is_the_store_at_one_instant() {
     }
     s.backup().expect("the next backup may start");
 }
+
+/// An archive with anything but the store's files under `data/` is refused whole, and the
+/// directory is left as it was found: no file outside it, none inside it.
+#[test]
+fn a_restore_refuses_what_is_not_a_store_and_leaves_nothing() {
+    fn archive(add: impl FnOnce(&mut tar::Builder<Vec<u8>>)) -> Vec<u8> {
+        let mut b = tar::Builder::new(Vec::new());
+        let file = |b: &mut tar::Builder<Vec<u8>>, path: &str| {
+            let mut h = tar::Header::new_gnu();
+            h.set_size(3);
+            h.set_mode(0o600);
+            b.append_data(&mut h, path, &b"abc"[..]).unwrap();
+        };
+        file(&mut b, "data/conf");
+        add(&mut b);
+        file(&mut b, "data/db");
+        b.into_inner().unwrap()
+    }
+    let root = tempfile::tempdir().unwrap();
+    let link = archive(|b| {
+        let mut h = tar::Header::new_gnu();
+        h.set_entry_type(tar::EntryType::Symlink);
+        h.set_size(0);
+        b.append_link(&mut h, "data/blobs", "/etc").unwrap();
+    });
+    let outside = archive(|b| {
+        let mut h = tar::Header::new_gnu();
+        h.set_size(1);
+        b.append_data(&mut h, "etc/passwd", &b"x"[..]).unwrap();
+    });
+    let no_manifest = archive(|_| {});
+    for (name, bytes, why) in [
+        ("link", link, "Symlink"),
+        ("outside", outside, "etc/passwd"),
+        ("no manifest", no_manifest, "cut short"),
+    ] {
+        let dir = root.path().join(name.replace(' ', "-"));
+        let e = crate::backup::restore(bytes.as_slice(), &dir).unwrap_err().to_string();
+        assert!(e.contains(why), "{name}: {e}");
+        assert!(!dir.exists(), "{name}: the directory it made is gone");
+    }
+    // A directory that was there and empty stays, empty.
+    let empty = root.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let bytes = archive(|_| {});
+    assert!(crate::backup::restore(bytes.as_slice(), &empty).is_err());
+    assert_eq!(std::fs::read_dir(&empty).unwrap().count(), 0);
+    assert!(!root.path().join("etc").exists());
+}
