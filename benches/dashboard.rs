@@ -39,6 +39,7 @@ fn fill(dir: &std::path::Path, n: usize) -> (String, String) {
         monthly_call_limit: None,
         quiet_hours: QuietHours::default(),
         replies: Default::default(),
+        media_bytes_limit: None,
         created_at: now,
     };
     let key = credentials::generate("svc_live_");

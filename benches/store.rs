@@ -26,6 +26,7 @@ fn record(store: &Store) -> TenantRecord {
         monthly_call_limit: None,
         quiet_hours: QuietHours::default(),
         replies: Default::default(),
+        media_bytes_limit: None,
         created_at: now,
     }
 }

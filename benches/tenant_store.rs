@@ -45,6 +45,7 @@ fn main() {
             monthly_call_limit: None,
             quiet_hours: QuietHours::default(),
             replies: Default::default(),
+            media_bytes_limit: None,
             created_at: now,
         };
         let key = |env: Environment| {

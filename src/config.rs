@@ -34,6 +34,8 @@ pub struct Settings {
     pub public_url: Option<String>,
     /// Sends in the accept path at once; more are refused 503 `OVERLOADED` (`overload.rs`).
     pub max_pending_sends: usize,
+    /// The largest media upload, bytes (`PIGEON_MEDIA_MAX_BYTES`).
+    pub media_max_bytes: u64,
     /// Serve HTTPS with these settings (`--tls-cert`, `--tls-key`); `None` is plain HTTP.
     pub tls: Option<std::sync::Arc<rustls::ServerConfig>>,
 }
@@ -93,6 +95,7 @@ impl Settings {
             identity: None,
             public_url: None,
             max_pending_sends: crate::server::overload::DEFAULT_MAX_PENDING_SENDS,
+            media_max_bytes: pigeon_actors::media::DEFAULT_MAX_BYTES,
             tls: None,
         }
     }

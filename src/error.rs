@@ -92,6 +92,12 @@ pub enum ApiError {
     DetectionUnavailable,
     /// 413: body over 1 MiB.
     PayloadTooLarge,
+    /// 413 `PAYLOAD_TOO_LARGE`: a media upload over the node's limit (bytes).
+    MediaTooLarge(u64),
+    /// 400: a media file refused (its type, its bytes, a fetch); the text says which and why.
+    InvalidMedia(String),
+    /// 403: a media link without a valid, unexpired signature.
+    InvalidSignature,
     /// 408: the client did not send its request in time.
     RequestTimeout,
     /// 431: the request's head is over actix-http's limits (96 headers, 128 KiB).
@@ -151,7 +157,9 @@ impl ApiError {
             CampaignNotFound => "CAMPAIGN_NOT_FOUND",
             DuplicateContact { .. } => "DUPLICATE_CONTACT",
             DetectionUnavailable => "DETECTION_UNAVAILABLE",
-            PayloadTooLarge => "PAYLOAD_TOO_LARGE",
+            PayloadTooLarge | MediaTooLarge(_) => "PAYLOAD_TOO_LARGE",
+            InvalidMedia(_) => "INVALID_MEDIA",
+            InvalidSignature => "INVALID_SIGNATURE",
             RequestTimeout => "REQUEST_TIMEOUT",
             HeadersTooLarge => "HEADERS_TOO_LARGE",
             MethodNotAllowed => "METHOD_NOT_ALLOWED",
@@ -187,6 +195,7 @@ impl ApiError {
             | MissingTemplateVar(m)
             | NotFound(m)
             | LimitReached(m)
+            | InvalidMedia(m)
             | InvalidTransition(m) => m.clone(),
             RecipientOptedOut => {
                 "The recipient opted out (sent STOP); nothing can be sent until START.".into()
@@ -213,6 +222,12 @@ impl ApiError {
             DuplicateContact { .. } => "A contact with this phone number already exists.".into(),
             DetectionUnavailable => "iMessage detection is unavailable: no phone can answer.".into(),
             PayloadTooLarge => "The request body is larger than 1 MiB.".into(),
+            MediaTooLarge(max) => format!("The file is larger than {max} bytes, the most this server takes."),
+            InvalidSignature => {
+                "This media link's signature is missing, wrong or expired; ask for the record \
+                                 again for a fresh link, or use an API key."
+                    .into()
+            }
             RequestTimeout => format!(
                 "The request was not sent in time: its head must arrive within {} s of connecting \
                  and its body within {} s of its head.",
@@ -300,11 +315,14 @@ impl ResponseError for ApiError {
         use ApiError::*;
         match self {
             InvalidApiKey | InvalidToken(_) => StatusCode::UNAUTHORIZED,
-            KeyInactive | InsufficientScope(_) | TrialExpired | TenantSuspended => StatusCode::FORBIDDEN,
+            KeyInactive | InsufficientScope(_) | TrialExpired | TenantSuspended | InvalidSignature => {
+                StatusCode::FORBIDDEN
+            }
             Validation(_)
             | InvalidPhoneNumber(_)
             | InvalidTemplate(_)
             | MissingTemplateVar(_)
+            | InvalidMedia(_)
             | RecipientOptedOut => StatusCode::BAD_REQUEST,
             NoPhoneAvailable { .. }
             | DetectionUnavailable
@@ -326,7 +344,7 @@ impl ResponseError for ApiError {
             | BackupNotSupported
             | DuplicateTemplate(_)
             | LimitReached(_) => StatusCode::CONFLICT,
-            PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            PayloadTooLarge | MediaTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             RequestTimeout => StatusCode::REQUEST_TIMEOUT,
             HeadersTooLarge => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
             MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
@@ -369,6 +387,7 @@ impl From<EngineError> for ApiError {
             EngineError::CursorExpired => ApiError::CursorExpired,
             EngineError::IdempotencyKeyReused => ApiError::IdempotencyKeyReused,
             EngineError::DetectionUnavailable => ApiError::DetectionUnavailable,
+            EngineError::InvalidMedia(m) => ApiError::InvalidMedia(m),
             EngineError::InvalidTemplate(t) => ApiError::InvalidTemplate(format!(
                 "template: no template named or with id {t:?} in this account"
             )),
@@ -425,6 +444,9 @@ mod tests {
             (ApiError::DetectionUnavailable, 503, "DETECTION_UNAVAILABLE"),
             (ApiError::SignInThrottled { retry_after: 3 }, 429, "RATE_LIMIT_EXCEEDED"),
             (ApiError::LimitReached("x".into()), 409, "LIMIT_REACHED"),
+            (ApiError::InvalidMedia("x".into()), 400, "INVALID_MEDIA"),
+            (ApiError::MediaTooLarge(1), 413, "PAYLOAD_TOO_LARGE"),
+            (ApiError::InvalidSignature, 403, "INVALID_SIGNATURE"),
         ];
         for (e, status, code) in table {
             assert_eq!(e.status_code().as_u16(), status, "{code}");

@@ -96,6 +96,18 @@ pub async fn forward(
         }
         return Ok(next.call(req).await?.map_into_boxed_body());
     };
+    if is_upload(&req) {
+        // Megabytes, passed on as they come: never gathered here, so never served here either
+        // if the owner fails mid-way (the client sends it again).
+        let payload = req.take_payload();
+        return Ok(match send_on(&engine, &req, &url, &path, Body::Stream(payload)).await {
+            Ok(res) => req.into_response(res),
+            Err(e) => {
+                tracing::warn!(error = %e, owner = %url, path = %req.path(), "the tenant's node did not take an upload");
+                req.into_response(ApiError::TenantMoving.error_response())
+            }
+        });
+    }
     let body = match body {
         Some(b) => b,
         None => match read_body(&mut req).await {
@@ -114,7 +126,7 @@ pub async fn forward(
         }
     };
     let answered = {
-        let sent = send_on(&engine, &req, &url, &path, body.clone());
+        let sent = send_on(&engine, &req, &url, &path, Body::Whole(body.clone()));
         match futures_util::future::select(std::pin::pin!(sent), std::pin::pin!(owner_gone)).await {
             futures_util::future::Either::Left((answer, _)) => Some(answer),
             futures_util::future::Either::Right(((), _)) => None,
@@ -143,6 +155,17 @@ pub async fn forward(
 fn stamp_of(h: &HeaderMap) -> Option<NodeStamp> {
     let text = |n: &HeaderName| h.get(n).and_then(|v| v.to_str().ok()).map(str::to_owned);
     Some(NodeStamp { node: text(&NODE)?, time: text(&NODE_TIME)?.parse().ok()?, mac: text(&NODE_MAC)? })
+}
+
+/// The media uploads, whose bodies are streamed on instead of read first.
+fn is_upload(req: &ServiceRequest) -> bool {
+    req.method() == Method::POST && matches!(req.path(), "/v1/media" | "/phone/v1/media")
+}
+
+/// A forwarded request's body.
+enum Body {
+    Whole(Bytes),
+    Stream(actix_web::dev::Payload),
 }
 
 /// The two requests whose tenant is named only in their body.
@@ -234,7 +257,7 @@ async fn send_on(
     req: &ServiceRequest,
     url: &str,
     path: &str,
-    body: Bytes,
+    body: Body,
 ) -> Result<HttpResponse, String> {
     let stamp = engine.stamp(req.method().as_str(), path).ok_or("not in a fleet")?;
     let mut out = CLIENT.with(|c| c.request(req.method().clone(), format!("{url}{path}")));
@@ -250,7 +273,11 @@ async fn send_on(
     if let Some(peer) = req.peer_addr() {
         out = out.insert_header((NODE_CLIENT, peer.ip().to_string()));
     }
-    let mut answer = out.send_body(body).await.map_err(|e| e.to_string())?;
+    let sent = match body {
+        Body::Whole(b) => out.send_body(b).await,
+        Body::Stream(p) => out.send_stream(p).await,
+    };
+    let mut answer = sent.map_err(|e| e.to_string())?;
     let mut res = HttpResponse::build(answer.status());
     for (name, value) in answer.headers() {
         if !hop_by_hop(name) && name != header::DATE {

@@ -196,6 +196,10 @@ struct ServeArgs {
     /// session cookie `Secure`.
     #[arg(long, env = "PIGEON_PUBLIC_URL")]
     public_url: Option<String>,
+    /// The largest media upload, in bytes (25 MiB by default).
+    #[arg(long, env = "PIGEON_MEDIA_MAX_BYTES", default_value_t = pigeon_actors::media::DEFAULT_MAX_BYTES,
+        value_parser = clap::value_parser!(u64).range(1..))]
+    media_max_bytes: u64,
     /// Serve HTTPS: the certificate chain, PEM, the node's own certificate first.
     #[arg(long, env = "PIGEON_TLS_CERT", requires = "tls_key")]
     tls_cert: Option<PathBuf>,
@@ -382,6 +386,7 @@ async fn serve(
         actor_idle: args.actor_idle,
         identity,
         public_url: args.public_url,
+        media_max_bytes: args.media_max_bytes,
         max_pending_sends: args.max_pending_sends,
         tls,
     };

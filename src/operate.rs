@@ -111,6 +111,7 @@ pub fn migrate(data_dir: &Path, url: &str) -> Result<String, String> {
     for (tree, n) in &m.trees {
         out.push_str(&format!("{tree:<20} {n:>10}\n"));
     }
+    out.push_str(&format!("{:<20} {:>10}\n", "media_files", m.files));
     out.push_str(&format!(
         "{:<20} {:>10}\ncopied {} into the database in {:.1} s; start nodes with --database-url",
         "total",

@@ -130,12 +130,24 @@ impl Application {
             settings.tls.is_some()
                 || settings.public_url.as_deref().is_some_and(|u| u.starts_with("https://")),
         ));
+        let media = web::Data::new(crate::routes::media::MediaSettings {
+            max_bytes: settings.media_max_bytes,
+            base_url: match &settings.public_url {
+                Some(u) => u.trim_end_matches('/').to_owned(),
+                None => format!(
+                    "{}://{}",
+                    if settings.tls.is_some() { "https" } else { "http" },
+                    listener.local_addr()?
+                ),
+            },
+        });
         let app = move || {
             App::new()
                 .app_data(data.clone())
                 .app_data(bench.clone())
                 .app_data(gate.clone())
                 .app_data(secure.clone())
+                .app_data(media.clone())
                 .app_data(web::PayloadConfig::new(MAX_BODY))
                 .wrap(from_fn(crate::fleet::forward))
                 .wrap(from_fn(edge::edge))

@@ -72,6 +72,9 @@ pub enum EngineError {
     /// No phone could answer a detection (none online, or no answer within 10 s).
     #[error("detection unavailable")]
     DetectionUnavailable,
+    /// A media file refused (its type, its bytes, a fetch); the text says which and why.
+    #[error("{0}")]
+    InvalidMedia(String),
     /// No template with that name or id in the tenant.
     #[error("no template {0:?}")]
     InvalidTemplate(String),
@@ -137,6 +140,8 @@ pub enum Missing {
     DetectionJob,
     /// A number's opt-out.
     OptOut,
+    /// A media file.
+    Media,
 }
 
 impl Missing {
@@ -154,6 +159,7 @@ impl Missing {
             Missing::Campaign => "campaign",
             Missing::DetectionJob => "detection job",
             Missing::OptOut => "opt-out of that number",
+            Missing::Media => "media",
         }
     }
 }

@@ -29,6 +29,7 @@ mod engine;
 mod error;
 pub mod failure;
 pub mod identity;
+pub mod media;
 pub mod phone;
 pub mod quiet;
 mod registry;

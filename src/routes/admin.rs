@@ -78,6 +78,8 @@ pub struct TenantView {
     pub new_contact_daily_limit: u32,
     /// API calls allowed per UTC month; null is unlimited.
     pub monthly_call_limit: Option<u64>,
+    /// Bytes of media the account may store; null is unlimited.
+    pub media_bytes_limit: Option<u64>,
     /// Quiet hours.
     pub quiet_hours: QuietHoursBody,
     /// Creation time.
@@ -93,6 +95,7 @@ impl TenantView {
             id: t.id.to_string(),
             new_contact_daily_limit: t.effective_new_contacts(),
             monthly_call_limit: t.effective_monthly_calls(),
+            media_bytes_limit: t.effective_media_bytes(),
             name: t.name,
             plan: t.plan,
             status: t.status,
@@ -151,6 +154,9 @@ pub struct PatchTenantBody {
     /// Override of API calls per month; null returns to the plan's.
     #[serde(default, deserialize_with = "super::nullable")]
     pub monthly_call_limit: Option<Option<u64>>,
+    /// Override of the bytes of media the account may store; null returns to the plan's.
+    #[serde(default, deserialize_with = "super::nullable")]
+    pub media_bytes_limit: Option<Option<u64>>,
     /// Changes to the quiet-hours window: only the fields given change.
     #[serde(default, deserialize_with = "super::object")]
     pub quiet_hours: Option<QuietHoursPatchBody>,
@@ -261,6 +267,7 @@ pub async fn patch_tenant(
         trial_ends_at: b.trial_ends_at,
         new_contact_daily_limit: b.new_contact_daily_limit,
         monthly_call_limit: b.monthly_call_limit,
+        media_bytes_limit: b.media_bytes_limit,
         quiet_hours: b.quiet_hours.map(QuietHoursPatch::from),
         ..Default::default()
     };

@@ -18,6 +18,7 @@ mod document;
 pub mod events;
 pub mod health;
 pub mod keys;
+pub mod media;
 pub mod message_list;
 pub mod messages;
 pub mod opt_outs;
@@ -106,6 +107,9 @@ routes! {
     POST "/v1/webhooks/{id}/deliveries/{delivery_id}/retry" => webhooks::retry;
     POST "/v1/webhooks/{id}/rotate-secret" => webhooks::rotate_secret;
     POST "/v1/webhooks/{id}/test" => webhooks::test;
+    POST "/v1/media" => media::upload;
+    GET "/v1/media/{id}" => media::get;
+    GET "/v1/media/{id}/content" => media::content;
     GET "/v1/events" => events::list;
     GET "/v1/settings" => settings::get;
     PATCH "/v1/settings" => settings::patch;

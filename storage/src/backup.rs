@@ -202,6 +202,7 @@ pub(crate) fn snapshot(
         snap.manifest.taken_at = clock.now();
         *on = false;
     }
+    crate::media::link_all(dir, &snap.dir)?;
     for name in copy.tree_names() {
         let n = copy.open_tree(&name)?.len() as u64;
         if n > 0 {

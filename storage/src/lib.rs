@@ -18,6 +18,7 @@ mod compact;
 mod error;
 pub mod fleet;
 mod health;
+pub mod media;
 mod migrate;
 pub mod model;
 pub mod pg;
@@ -33,6 +34,6 @@ pub use health::{StoreHealth, Writable, FREE_TO_REOPEN};
 pub use migrate::{migrate, Migrated};
 pub use store::{
     id_bound, Campaigns, ColdPages, Contacts, Cursor, DueDelivery, EventPage, Events, HeldMessage,
-    HourCounts, Hourly, Indexed, KeyLocation, Keys, Messages, Meta, Numbers, PendingWork, PhoneLocation,
-    Phones, Segments, Sessions, Store, Templates, Tenants, Unique, Webhooks, DEFAULT_CACHE_MB,
+    HourCounts, Hourly, Indexed, KeyLocation, Keys, Media, Messages, Meta, Numbers, PendingWork,
+    PhoneLocation, Phones, Segments, Sessions, Store, Templates, Tenants, Unique, Webhooks, DEFAULT_CACHE_MB,
 };

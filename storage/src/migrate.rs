@@ -1,5 +1,7 @@
 //! Moving a stopped sled store into an empty PostgreSQL database.
 //!
+//! Media files go first, into the database's media tables (`pg/media.rs`), then the records.
+//!
 //! Both engines hold the same trees under the same keys (`store/tree.rs`), so a move is a copy,
 //! tree by tree, through the store's own reads: a family split into spans on sled is read across
 //! them (stale copies skipped) into its one table. Work-list entries young at the stop live only
@@ -24,6 +26,8 @@ const BATCH: u64 = 10_000;
 pub struct Migrated {
     /// Records copied into each table, in the schema's order.
     pub trees: Vec<(&'static str, u64)>,
+    /// Media files copied (each stored once, however many records hold it).
+    pub files: u64,
     /// How long it took.
     pub took: Duration,
 }
@@ -64,6 +68,22 @@ pub fn migrate(dir: &Path, url: &str) -> Result<Migrated, StoreError> {
             )));
         }
     }
+    // The files before the records: no record in the database names bytes it does not have.
+    let mut files = 0u64;
+    if let Ok(entries) = std::fs::read_dir(dir.join("media")) {
+        for entry in entries {
+            let entry =
+                entry.map_err(|e| StoreError::Migrate(format!("cannot list the media files: {e}")))?;
+            let meta = entry
+                .metadata()
+                .map_err(|e| StoreError::Migrate(format!("cannot read a media file: {e}")))?;
+            if meta.is_file() {
+                let sha256 = entry.file_name().to_string_lossy().into_owned();
+                to.put_media(&crate::media::Kept { sha256, size: meta.len() }, &entry.path())?;
+                files += 1;
+            }
+        }
+    }
     let mut trees = Vec::with_capacity(crate::pg::TREES.len());
     for name in crate::pg::TREES {
         let table = to.tree(name)?;
@@ -79,5 +99,5 @@ pub fn migrate(dir: &Path, url: &str) -> Result<Migrated, StoreError> {
         to.flush().map_err(StoreError::Database)?;
         trees.push((*name, n));
     }
-    Ok(Migrated { trees, took: started.elapsed() })
+    Ok(Migrated { trees, files, took: started.elapsed() })
 }

@@ -26,6 +26,7 @@ use tokio_postgres::NoTls;
 mod cache;
 mod fleet;
 mod iter;
+mod media;
 mod schema;
 mod tls;
 

@@ -184,6 +184,10 @@ async fn a_stopped_sled_store_moves_to_postgres_and_serves_the_same_tenants() {
     for id in &sent {
         app.wait_status(&t.live, id, "delivered").await;
     }
+    let pdf = [&b"%PDF-1.4\n"[..], &[42u8; 400_000]].concat();
+    let media =
+        app.raw("POST", "/v1/media", Some(&t.live), "application/pdf", pdf.clone()).await.expect(201, None);
+    let media = media.data()["media_id"].as_str().unwrap().to_owned();
     let url = pigeon_storage::pg::testing::database_url();
     let (ok, said) = pigeon(&["migrate", "--data-dir", path(&data), "--to", &url]);
     assert!(!ok && said.contains("another pigeon process"), "a running node's store is refused: {said}");
@@ -201,6 +205,7 @@ async fn a_stopped_sled_store_moves_to_postgres_and_serves_the_same_tenants() {
     assert_eq!(count("tenants"), 1, "{said}");
     assert_eq!(count("messages"), 31, "{said}");
     assert_eq!(count("webhooks"), 1, "{said}");
+    assert_eq!((count("media"), count("media_files")), (1, 1), "{said}");
     assert!(count("keys") >= 2 && count("total") > 31, "{said}");
     let (ok, again) = pigeon(&["migrate", "--data-dir", path(&data), "--to", &url]);
     assert!(!ok && again.contains("not empty"), "only into an empty database: {again}");
@@ -212,6 +217,10 @@ async fn a_stopped_sled_store_moves_to_postgres_and_serves_the_same_tenants() {
     assert_eq!(node.message(&t.live, &later).await, held, "the schedule");
     let hooks = node.call("GET", "/v1/webhooks", Some(&t.live), None).await.expect(200, None);
     assert_eq!(hooks.data()[0]["id"], hook["id"]);
+    let mut bytes = node.client.get(format!("{}/v1/media/{media}/content", node.base));
+    bytes = bytes.insert_header(("Authorization", format!("Bearer {}", t.live)));
+    let bytes = bytes.send().await.unwrap().body().limit(1 << 20).await.unwrap();
+    assert!(bytes == pdf, "the file moved with its record");
     let fresh = node.send_ok(&t.live, "+14155550002").await;
     node.wait_status(&t.live, &fresh, "delivered").await;
     assert!(node.terminate().success());

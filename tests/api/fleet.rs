@@ -10,7 +10,7 @@ use serde_json::json;
 use crate::helpers::*;
 
 /// `n` nodes on one fresh database, each with `env` besides.
-fn fleet(n: usize, env: &[(&str, &str)]) -> (Vec<Binary>, tempfile::TempDir) {
+pub fn fleet(n: usize, env: &[(&str, &str)]) -> (Vec<Binary>, tempfile::TempDir) {
     let url = pigeon_storage::pg::testing::database_url();
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("log");

@@ -27,6 +27,7 @@ mod identity;
 mod keys;
 mod life;
 mod limits;
+mod media;
 mod messages;
 mod metrics;
 mod operator;

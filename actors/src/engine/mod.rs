@@ -8,6 +8,7 @@ mod events;
 mod fleet;
 mod guard;
 mod handles;
+mod media;
 mod reads;
 mod recover;
 mod sessions;
@@ -185,6 +186,8 @@ struct Inner {
     sign_ins: guard::SignInGuard,
     /// Set by [`Engine::shutdown`]: a fleet's adopter takes no more tenants.
     stopping: std::sync::atomic::AtomicBool,
+    /// Signs media links (`media.rs`).
+    links: crate::media::Links,
 }
 
 /// Prefix of the generated operator token.
@@ -228,6 +231,7 @@ impl Engine {
             scheduler: Arc::default(),
         });
         let admin_hash = store.meta().admin_token_hash()?;
+        let links = media::links(&store)?;
         let identity =
             config.identity.map(crate::identity::Identity::new).transpose().map_err(EngineError::Config)?;
         let engine = Self {
@@ -244,6 +248,7 @@ impl Engine {
                 identity,
                 sign_ins: Default::default(),
                 stopping: Default::default(),
+                links,
             }),
         };
         let me = engine.clone();
@@ -448,6 +453,7 @@ impl Engine {
             monthly_call_limit: None,
             quiet_hours: QuietHours::default(),
             replies: Default::default(),
+            media_bytes_limit: None,
             created_at: now,
         };
         let new = |env: Environment, name: &str| {

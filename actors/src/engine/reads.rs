@@ -66,6 +66,11 @@ impl TenantReads<'_> {
         Ok(self.store.messages().page_newest(self.tenant, before, limit, MAX_LIST_READ, keep)?)
     }
 
+    /// One of the tenant's media records.
+    pub fn media(&self, id: Ulid) -> Result<pigeon_storage::model::MediaRecord, EngineError> {
+        self.store.media().get(self.tenant, id)?.ok_or(EngineError::NotFound(Missing::Media))
+    }
+
     /// One template.
     pub fn template(&self, id: Ulid) -> Result<TemplateRecord, EngineError> {
         self.store.templates().get(self.tenant, id)?.ok_or(EngineError::NotFound(Missing::Template))

@@ -12,6 +12,7 @@ mod health;
 mod idempotency;
 mod keys;
 mod lifecycle;
+mod media;
 mod opt_outs;
 mod phones;
 mod records;
@@ -47,6 +48,7 @@ pub(crate) use idempotency::IDEMPOTENCY_WINDOW;
 pub use keys::NewKey;
 pub(crate) use keys::{new_key, CreateKey, ListKeys, RevokeKey, SetKeyActive};
 pub(crate) use lifecycle::{CancelMessage, CompleteTest, Inbound, Release};
+pub(crate) use media::{MediaRoom, RecordMedia};
 pub(crate) use opt_outs::{AddOptOut, RemoveOptOut};
 pub(crate) use phones::sent_counter;
 pub use phones::PhoneView;
@@ -159,6 +161,8 @@ pub(crate) struct TenantActor {
     rest_asked: bool,
     /// Contacts, templates and campaigns held, once counted (`records.rs`).
     counts: records::RecordCounts,
+    /// Bytes of media held, once counted (`media.rs`).
+    media_bytes: Option<u64>,
 }
 
 impl TenantActor {
@@ -215,6 +219,7 @@ impl TenantActor {
             limiters_full_at: None,
             rest_asked: false,
             counts: Default::default(),
+            media_bytes: None,
         };
         for w in webhooks {
             me.start_webhook(w);
@@ -323,6 +328,8 @@ pub struct TenantPatch {
     pub new_contact_daily_limit: Option<Option<u32>>,
     /// Override of calls per month.
     pub monthly_call_limit: Option<Option<u64>>,
+    /// Override of the media bound, bytes.
+    pub media_bytes_limit: Option<Option<u64>>,
     /// Changes to the quiet-hours window: only the fields named change.
     pub quiet_hours: Option<QuietHoursPatch>,
     /// Keyword replies (`PATCH /v1/settings`): `Some(None)` turns one off.
@@ -406,6 +413,9 @@ impl TenantPatch {
         }
         if let Some(v) = self.monthly_call_limit {
             t.monthly_call_limit = v;
+        }
+        if let Some(v) = self.media_bytes_limit {
+            t.media_bytes_limit = v;
         }
         if let Some(v) = self.quiet_hours {
             v.apply_to(&mut t.quiet_hours);

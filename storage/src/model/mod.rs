@@ -2,6 +2,7 @@
 //! them to response bodies, so a field can be renamed on the wire without touching what is on disk.
 
 mod campaign;
+mod media;
 mod message;
 mod phone;
 mod records;
@@ -10,6 +11,7 @@ mod tenant;
 mod webhook;
 
 pub use campaign::*;
+pub use media::*;
 pub use message::*;
 pub use phone::*;
 pub use records::*;

@@ -47,6 +47,17 @@ impl Plan {
             Plan::Scale => 1000,
         }
     }
+
+    /// Bytes of media the tenant may hold (DESIGN "Attachments"); `None` is unlimited.
+    pub fn media_bytes(self) -> Option<u64> {
+        const MIB: u64 = 1024 * 1024;
+        match self {
+            Plan::Trial => Some(100 * MIB),
+            Plan::Starter => Some(1024 * MIB),
+            Plan::Growth => Some(10 * 1024 * MIB),
+            Plan::Scale => None,
+        }
+    }
 }
 
 /// Whether the operator lets the tenant in.
@@ -128,6 +139,9 @@ pub struct TenantRecord {
     /// Keyword replies (the tenant's settings).
     #[serde(default)]
     pub replies: Replies,
+    /// Override of the plan's bound on stored media, in bytes.
+    #[serde(default)]
+    pub media_bytes_limit: Option<u64>,
     /// When the operator created it.
     #[serde(with = "crate::ts")]
     pub created_at: DateTime<Utc>,
@@ -137,6 +151,11 @@ impl TenantRecord {
     /// The monthly call limit in force; `None` is unlimited.
     pub fn effective_monthly_calls(&self) -> Option<u64> {
         self.monthly_call_limit.or(self.plan.monthly_calls())
+    }
+
+    /// The bound on stored media in force, in bytes; `None` is unlimited.
+    pub fn effective_media_bytes(&self) -> Option<u64> {
+        self.media_bytes_limit.or(self.plan.media_bytes())
     }
 
     /// The new-contact daily limit in force.

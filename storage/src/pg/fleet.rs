@@ -480,8 +480,12 @@ impl Leases {
 pub(super) fn tenant_of<'a>(table: &str, key: &'a [u8], value: Option<&'a [u8]>) -> Option<&'a [u8]> {
     match table {
         "meta" | "sessions" => None,
-        "key_hashes" | "key_ids" | "phone_ids" | "phone_tokens" | "pending" | "due" => value?.get(..16),
+        "key_hashes" | "key_ids" | "phone_ids" | "phone_tokens" | "pending" | "due" | "media_ids" => {
+            value?.get(..16)
+        }
         "schedule" => key.get(8..24),
+        // A SHA-256 in hex, then the holder's tenant.
+        "media_holders" => key.get(64..80),
         _ => key.get(..16),
     }
 }
@@ -499,6 +503,8 @@ pub(super) fn tenant_keyed(table: &str) -> bool {
             | "pending"
             | "due"
             | "schedule"
+            | "media_ids"
+            | "media_holders"
     )
 }
 

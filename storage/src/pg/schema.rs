@@ -37,6 +37,9 @@ pub(crate) const TREES: &[&str] = &[
     "campaign_messages",
     "sessions",
     "events",
+    "media",
+    "media_ids",
+    "media_holders",
 ];
 
 /// The schema's versions, in order; each runs once, in the transaction that records it.
@@ -94,6 +97,13 @@ CREATE INDEX leases_node ON pigeon.leases (node);
 "#,
     r#"
 CREATE TABLE pigeon."events" (k bytea PRIMARY KEY, v bytea NOT NULL);
+"#,
+    r#"
+CREATE TABLE pigeon."media" (k bytea PRIMARY KEY, v bytea NOT NULL);
+CREATE TABLE pigeon."media_ids" (k bytea PRIMARY KEY, v bytea NOT NULL);
+CREATE TABLE pigeon."media_holders" (k bytea PRIMARY KEY, v bytea NOT NULL);
+CREATE TABLE pigeon.media_chunks (sha256 text, seq integer, bytes bytea NOT NULL, PRIMARY KEY (sha256, seq));
+CREATE TABLE pigeon.media_files (sha256 text PRIMARY KEY, size bigint NOT NULL);
 "#,
 ];
 

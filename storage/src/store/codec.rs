@@ -39,6 +39,7 @@ impl Json for crate::model::DetectionRecord {}
 impl Json for crate::model::OptOutRecord {}
 impl Json for crate::model::CampaignRecord {}
 impl Json for crate::model::SessionRecord {}
+impl Json for crate::model::MediaRecord {}
 /// Templates and contacts.
 impl<T: super::Unique> Json for T {}
 

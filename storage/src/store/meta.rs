@@ -1,4 +1,5 @@
-//! Node-wide settings that are not a tenant's: the operator token's hash and the demo marker.
+//! Node-wide settings that are not a tenant's: the operator token's hash, the demo marker and
+//! the key media links are signed with.
 
 use ulid::Ulid;
 
@@ -43,5 +44,21 @@ impl Meta {
     pub fn set_demo_tenant(&self, id: Ulid) -> Result<(), StoreError> {
         self.meta.insert(DEMO_TENANT, &id.to_bytes())?;
         Ok(())
+    }
+}
+
+const MEDIA_LINK_KEY: &[u8] = b"media_link_key";
+
+impl Meta {
+    /// The key media links are signed with on a node of its own, made on first use. Written
+    /// without a commit: it reaches the disk with the first commit after it, before any link
+    /// made with it can have been given out (links go out in answers that commit first).
+    pub fn media_link_key(&self, make: impl FnOnce() -> Vec<u8>) -> Result<Vec<u8>, StoreError> {
+        if let Some(k) = self.meta.get(MEDIA_LINK_KEY)? {
+            return Ok(k.to_vec());
+        }
+        let k = make();
+        self.meta.insert(MEDIA_LINK_KEY, k.as_slice())?;
+        Ok(k)
     }
 }

@@ -13,6 +13,7 @@ mod events;
 mod fleet;
 mod keys;
 mod mark;
+mod media;
 mod messages;
 mod meta;
 mod numbers;
@@ -24,6 +25,7 @@ mod sessions;
 mod spans;
 mod tenants;
 pub(crate) mod tree;
+mod values;
 mod webhooks;
 mod worklist;
 
@@ -38,10 +40,12 @@ use crate::health::{Health, StoreHealth, Writable};
 use crate::StoreError;
 use codec::Codec;
 pub(crate) use pages::{page, page_newest};
+pub(crate) use values::*;
 
 pub use campaigns::Campaigns;
 pub use events::{EventPage, Events};
 pub use keys::{KeyLocation, Keys};
+pub use media::Media;
 pub use messages::{HeldMessage, Messages, PendingWork};
 pub use meta::Meta;
 pub use numbers::Numbers;
@@ -82,6 +86,9 @@ struct Inner {
     contacts: Contacts,
     campaigns: Campaigns,
     sessions: Sessions,
+    media: Media,
+    /// Where media bytes are kept (`crate::media`).
+    files: crate::media::Files,
     /// The work lists and the recovery mark, shared with the ticker (a fleet's takeovers scan).
     lists: Arc<mark::Lists>,
     /// Declared before the committer: it stops first, so the final flush covers its writes.
@@ -161,7 +168,8 @@ impl Store {
             .map_err(|e| StoreError::Flush(format!("cannot open the store's log for syncing: {e}")))?;
         let health = Arc::new(Health::new(dir.to_owned()));
         let flusher = Flusher::Sled { db: db.clone(), log, blobs: crate::blobs::Blobs::new(dir) };
-        Self::start(tree::Engine::Sled(db), Some(dir.to_owned()), flusher, health, hold, clock)
+        let files = crate::media::Files::dir(dir)?;
+        Self::start(tree::Engine::Sled(db), Some(dir.to_owned()), files, flusher, health, hold, clock)
     }
 
     /// Opens the store in a PostgreSQL database (see `pg.rs`): connects with a pool of `pool`
@@ -199,12 +207,14 @@ impl Store {
         }));
         let _ = lost.set((Arc::downgrade(&pg), Arc::downgrade(&health)));
         let hold = test_commit_delay();
-        Self::start(tree::Engine::Pg(pg.clone()), None, Flusher::Pg(pg), health, hold, clock)
+        let files = crate::media::Files::Db(pg.clone());
+        Self::start(tree::Engine::Pg(pg.clone()), None, files, Flusher::Pg(pg), health, hold, clock)
     }
 
     fn start(
         engine: tree::Engine,
         dir: Option<std::path::PathBuf>,
+        files: crate::media::Files,
         flusher: Flusher,
         health: Arc<Health>,
         hold: Option<std::time::Duration>,
@@ -259,6 +269,8 @@ impl Store {
                 contacts: Contacts::open(&trees, "contacts", "contact_phones")?,
                 campaigns: Campaigns::open(&trees)?,
                 sessions: Sessions::open(&trees)?,
+                media: Media::open(&trees)?,
+                files,
                 lists,
                 _ticker: ticker,
                 ids: Ids::new(clock),
@@ -542,37 +554,6 @@ pub(crate) fn encode<T: Codec>(v: &T) -> Vec<u8> {
 /// A record from its bytes on disk; `tree` names it in the error.
 pub(crate) fn decode<T: Codec>(tree: &'static str, bytes: &[u8]) -> Result<T, StoreError> {
     T::decode(tree, bytes)
-}
-
-/// The id in the 16 bytes at the start of `bytes`.
-pub(crate) fn ulid_at(bytes: &[u8]) -> Ulid {
-    let mut b = [0u8; 16];
-    b.copy_from_slice(&bytes[..16]);
-    Ulid::from_bytes(b)
-}
-
-/// The id a 16-byte index value names, if it is one.
-pub(crate) fn ulid_value(v: Option<tree::IVec>) -> Option<Ulid> {
-    v.filter(|v| v.len() == 16).map(|v| ulid_at(&v))
-}
-
-/// A counter's value (8 bytes, big-endian); 0 when never set.
-pub(crate) fn u64_value(v: Option<tree::IVec>) -> u64 {
-    v.and_then(|v| <[u8; 8]>::try_from(v.as_ref()).ok()).map(u64::from_be_bytes).unwrap_or(0)
-}
-
-/// How many leading hex characters of a credential's SHA-256 index it. The full hash is
-/// compared, in constant time, by the engine after the lookup.
-pub(crate) const HASH_INDEX_LEN: usize = 32;
-
-/// The index key of a credential hash (hex); `None` for a string too short to be one.
-pub(crate) fn hash_index(hash_hex: &str) -> Option<&[u8]> {
-    hash_hex.as_bytes().get(..HASH_INDEX_LEN)
-}
-
-/// A 32-byte index value `tenant ++ id` as the pair it names.
-pub(crate) fn owner_pair(v: Option<tree::IVec>) -> Option<(Ulid, Ulid)> {
-    v.filter(|v| v.len() == 32).map(|v| (ulid_at(&v), ulid_at(&v[16..])))
 }
 
 /// Every record of one tenant in a tree keyed `tenant ++ id`, in id order.

@@ -93,6 +93,7 @@ fn tenant() -> TenantRecord {
         monthly_call_limit: None,
         quiet_hours: QuietHours::default(),
         replies: Default::default(),
+        media_bytes_limit: None,
         created_at: now,
     }
 }

@@ -814,6 +814,45 @@ export type DataBodyKeyCreated = {
 /**
  * The success envelope.
  */
+export type DataBodyMediaView = {
+    /**
+     * A media record.
+     */
+    data: {
+        /**
+         * The type it was uploaded as.
+         */
+        content_type: string;
+        /**
+         * Upload time.
+         */
+        created_at: string;
+        /**
+         * The name given at upload.
+         */
+        filename?: string | null;
+        /**
+         * Media id.
+         */
+        media_id: string;
+        /**
+         * SHA-256 of the bytes, lowercase hex (also the content's ETag).
+         */
+        sha256: string;
+        /**
+         * Bytes.
+         */
+        size: number;
+        /**
+         * A link to the bytes, signed and good for 7 days, that needs no key.
+         */
+        url: string;
+    };
+};
+
+/**
+ * The success envelope.
+ */
 export type DataBodyMessageView = {
     /**
      * A message record.
@@ -1204,6 +1243,10 @@ export type DataBodyTenantView = {
          * Tenant id (ULID).
          */
         id: string;
+        /**
+         * Bytes of media the account may store; null is unlimited.
+         */
+        media_bytes_limit?: number | null;
         /**
          * API calls allowed per UTC month; null is unlimited.
          */
@@ -1668,6 +1711,11 @@ export type EventsBody = {
  * Whose fault a failure is.
  */
 export type FailureScope = 'recipient' | 'phone';
+
+/**
+ * A file's bytes, as the OpenAPI document describes them.
+ */
+export type FileBytes = Blob | File;
 
 /**
  * Body of an inbound text.
@@ -2242,6 +2290,10 @@ export type ListBodyTenantView = {
          */
         id: string;
         /**
+         * Bytes of media the account may store; null is unlimited.
+         */
+        media_bytes_limit?: number | null;
+        /**
          * API calls allowed per UTC month; null is unlimited.
          */
         monthly_call_limit?: number | null;
@@ -2321,6 +2373,40 @@ export type ListBodyWebhookItem = {
      * Pass as `after` for the next page; null at the end.
      */
     next_cursor?: string | null;
+};
+
+/**
+ * A media record.
+ */
+export type MediaView = {
+    /**
+     * The type it was uploaded as.
+     */
+    content_type: string;
+    /**
+     * Upload time.
+     */
+    created_at: string;
+    /**
+     * The name given at upload.
+     */
+    filename?: string | null;
+    /**
+     * Media id.
+     */
+    media_id: string;
+    /**
+     * SHA-256 of the bytes, lowercase hex (also the content's ETag).
+     */
+    sha256: string;
+    /**
+     * Bytes.
+     */
+    size: number;
+    /**
+     * A link to the bytes, signed and good for 7 days, that needs no key.
+     */
+    url: string;
 };
 
 /**
@@ -2643,6 +2729,10 @@ export type PatchTemplate = {
  * Body of `PATCH /admin/v1/tenants/{id}`: every field optional.
  */
 export type PatchTenantBody = {
+    /**
+     * Override of the bytes of media the account may store; null returns to the plan's.
+     */
+    media_bytes_limit?: number | null;
     /**
      * Override of API calls per month; null returns to the plan's.
      */
@@ -3043,6 +3133,10 @@ export type TenantView = {
      * Tenant id (ULID).
      */
     id: string;
+    /**
+     * Bytes of media the account may store; null is unlimited.
+     */
+    media_bytes_limit?: number | null;
     /**
      * API calls allowed per UTC month; null is unlimited.
      */
@@ -5088,6 +5182,188 @@ export type EventsListEventsResponses = {
 };
 
 export type EventsListEventsResponse = EventsListEventsResponses[keyof EventsListEventsResponses];
+
+export type MediaUploadData = {
+    /**
+     * The file's bytes. Types: image/jpeg, image/png, image/gif, image/heic, image/heif, image/webp, video/mp4, video/quicktime, audio/mp4, audio/mpeg, audio/x-caf, audio/aac, application/pdf, text/vcard, text/plain; the bytes must begin as the type's files do.
+     */
+    body: FileBytes;
+    path?: never;
+    query?: {
+        /**
+         * the file's name, 1–255 characters, no `/`
+         */
+        filename?: string;
+    };
+    url: '/v1/media';
+};
+
+export type MediaUploadErrors = {
+    /**
+     * `INVALID_MEDIA` (type, bytes), `VALIDATION_ERROR` (filename)
+     */
+    400: ErrorBody;
+    /**
+     * INVALID_API_KEY: the key or token is missing, malformed or revoked, or a JWT was refused
+     */
+    401: ErrorBody;
+    /**
+     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED, INSUFFICIENT_SCOPE
+     */
+    403: ErrorBody;
+    /**
+     * REQUEST_TIMEOUT: the body did not arrive within 10 s
+     */
+    408: ErrorBody;
+    /**
+     * `LIMIT_REACHED`: the account's media bound
+     */
+    409: ErrorBody;
+    /**
+     * `PAYLOAD_TOO_LARGE`: over the node's limit (25 MiB by default)
+     */
+    413: ErrorBody;
+    /**
+     * RATE_LIMIT_EXCEEDED, QUOTA_EXCEEDED (with `Retry-After`)
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR: a bug; details are in the server's log
+     */
+    500: ErrorBody;
+    /**
+     * STORAGE_UNAVAILABLE, IDENTITY_UNAVAILABLE: the disk is full or failing (with `Retry-After`), or a JWT came and the identity provider's keys cannot be fetched
+     */
+    503: ErrorBody;
+};
+
+export type MediaUploadError = MediaUploadErrors[keyof MediaUploadErrors];
+
+export type MediaUploadResponses = {
+    /**
+     * Created
+     */
+    201: DataBodyMediaView;
+};
+
+export type MediaUploadResponse = MediaUploadResponses[keyof MediaUploadResponses];
+
+export type MediaGetData = {
+    body?: never;
+    path: {
+        /**
+         * media id
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v1/media/{id}';
+};
+
+export type MediaGetErrors = {
+    /**
+     * VALIDATION_ERROR: a field, parameter or the body is invalid (the text names it)
+     */
+    400: ErrorBody;
+    /**
+     * INVALID_API_KEY: the key or token is missing, malformed or revoked, or a JWT was refused
+     */
+    401: ErrorBody;
+    /**
+     * KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED, INSUFFICIENT_SCOPE
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such record in this account (ids of other tenants included)
+     */
+    404: ErrorBody;
+    /**
+     * RATE_LIMIT_EXCEEDED, QUOTA_EXCEEDED (with `Retry-After`)
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR: a bug; details are in the server's log
+     */
+    500: ErrorBody;
+    /**
+     * STORAGE_UNAVAILABLE, IDENTITY_UNAVAILABLE: the disk is full or failing (with `Retry-After`), or a JWT came and the identity provider's keys cannot be fetched
+     */
+    503: ErrorBody;
+};
+
+export type MediaGetError = MediaGetErrors[keyof MediaGetErrors];
+
+export type MediaGetResponses = {
+    /**
+     * OK
+     */
+    200: DataBodyMediaView;
+};
+
+export type MediaGetResponse = MediaGetResponses[keyof MediaGetResponses];
+
+export type MediaContentData = {
+    body?: never;
+    path: {
+        /**
+         * media id
+         */
+        id: string;
+    };
+    query?: {
+        /**
+         * a signed link's expiry (Unix seconds)
+         */
+        expires?: number;
+        /**
+         * a signed link's signature
+         */
+        signature?: string;
+    };
+    url: '/v1/media/{id}/content';
+};
+
+export type MediaContentErrors = {
+    /**
+     * VALIDATION_ERROR: a field, parameter or the body is invalid (the text names it)
+     */
+    400: ErrorBody;
+    /**
+     * INVALID_API_KEY: the key or token is missing, malformed or revoked, or a JWT was refused
+     */
+    401: ErrorBody;
+    /**
+     * `INVALID_SIGNATURE`: a link's signature is missing, wrong or expired; KEY_INACTIVE, TRIAL_EXPIRED, TENANT_SUSPENDED, INSUFFICIENT_SCOPE
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such record in this account (ids of other tenants included)
+     */
+    404: ErrorBody;
+    /**
+     * RATE_LIMIT_EXCEEDED, QUOTA_EXCEEDED (with `Retry-After`)
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR: a bug; details are in the server's log
+     */
+    500: ErrorBody;
+    /**
+     * STORAGE_UNAVAILABLE, IDENTITY_UNAVAILABLE: the disk is full or failing (with `Retry-After`), or a JWT came and the identity provider's keys cannot be fetched
+     */
+    503: ErrorBody;
+};
+
+export type MediaContentError = MediaContentErrors[keyof MediaContentErrors];
+
+export type MediaContentResponses = {
+    /**
+     * The bytes, as `Content-Type`; `ETag` is their SHA-256.
+     */
+    200: FileBytes;
+};
+
+export type MediaContentResponse = MediaContentResponses[keyof MediaContentResponses];
 
 export type MessagesListData = {
     body?: never;

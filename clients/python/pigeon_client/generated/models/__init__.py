@@ -48,6 +48,8 @@ from .data_body_key_active import DataBodyKeyActive
 from .data_body_key_active_data import DataBodyKeyActiveData
 from .data_body_key_created import DataBodyKeyCreated
 from .data_body_key_created_data import DataBodyKeyCreatedData
+from .data_body_media_view import DataBodyMediaView
+from .data_body_media_view_data import DataBodyMediaViewData
 from .data_body_message_view import DataBodyMessageView
 from .data_body_message_view_data import DataBodyMessageViewData
 from .data_body_message_view_data_metadata import DataBodyMessageViewDataMetadata
@@ -132,6 +134,7 @@ from .list_body_tenant_view import ListBodyTenantView
 from .list_body_tenant_view_data_item import ListBodyTenantViewDataItem
 from .list_body_webhook_item import ListBodyWebhookItem
 from .list_body_webhook_item_data_item import ListBodyWebhookItemDataItem
+from .media_view import MediaView
 from .message_view import MessageView
 from .message_view_metadata import MessageViewMetadata
 from .new_tenant_keys import NewTenantKeys
@@ -223,6 +226,8 @@ __all__ = (
     "DataBodyKeyActiveData",
     "DataBodyKeyCreated",
     "DataBodyKeyCreatedData",
+    "DataBodyMediaView",
+    "DataBodyMediaViewData",
     "DataBodyMessageView",
     "DataBodyMessageViewData",
     "DataBodyMessageViewDataMetadata",
@@ -307,6 +312,7 @@ __all__ = (
     "ListBodyTenantViewDataItem",
     "ListBodyWebhookItem",
     "ListBodyWebhookItemDataItem",
+    "MediaView",
     "MessageView",
     "MessageViewMetadata",
     "NewTenantKeys",

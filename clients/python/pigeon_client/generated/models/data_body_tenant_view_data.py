@@ -32,6 +32,7 @@ class DataBodyTenantViewData:
         subscription_active (bool): A subscription keeps a trial tenant in after `trial_ends_at`.
         trial_ends_at (datetime.datetime): End of the 14-day trial.
         usage (UsageView): What an operator sees of a tenant's usage.
+        media_bytes_limit (int | None | Unset): Bytes of media the account may store; null is unlimited.
         monthly_call_limit (int | None | Unset): API calls allowed per UTC month; null is unlimited.
     """
 
@@ -45,6 +46,7 @@ class DataBodyTenantViewData:
     subscription_active: bool
     trial_ends_at: datetime.datetime
     usage: UsageView
+    media_bytes_limit: int | None | Unset = UNSET
     monthly_call_limit: int | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -69,6 +71,12 @@ class DataBodyTenantViewData:
 
         usage = self.usage.to_dict()
 
+        media_bytes_limit: int | None | Unset
+        if isinstance(self.media_bytes_limit, Unset):
+            media_bytes_limit = UNSET
+        else:
+            media_bytes_limit = self.media_bytes_limit
+
         monthly_call_limit: int | None | Unset
         if isinstance(self.monthly_call_limit, Unset):
             monthly_call_limit = UNSET
@@ -91,6 +99,8 @@ class DataBodyTenantViewData:
                 "usage": usage,
             }
         )
+        if media_bytes_limit is not UNSET:
+            field_dict["media_bytes_limit"] = media_bytes_limit
         if monthly_call_limit is not UNSET:
             field_dict["monthly_call_limit"] = monthly_call_limit
 
@@ -122,6 +132,15 @@ class DataBodyTenantViewData:
 
         usage = UsageView.from_dict(d.pop("usage"))
 
+        def _parse_media_bytes_limit(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        media_bytes_limit = _parse_media_bytes_limit(d.pop("media_bytes_limit", UNSET))
+
         def _parse_monthly_call_limit(data: object) -> int | None | Unset:
             if data is None:
                 return data
@@ -142,6 +161,7 @@ class DataBodyTenantViewData:
             subscription_active=subscription_active,
             trial_ends_at=trial_ends_at,
             usage=usage,
+            media_bytes_limit=media_bytes_limit,
             monthly_call_limit=monthly_call_limit,
         )
 

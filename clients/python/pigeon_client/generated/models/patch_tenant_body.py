@@ -20,6 +20,8 @@ class PatchTenantBody:
     """Body of `PATCH /admin/v1/tenants/{id}`: every field optional.
 
     Attributes:
+        media_bytes_limit (int | None | Unset): Override of the bytes of media the account may store; null returns to
+            the plan's.
         monthly_call_limit (int | None | Unset): Override of API calls per month; null returns to the plan's.
         new_contact_daily_limit (int | None | Unset): Override of new contacts per day; null returns to the plan's.
         plan (None | str | Unset): New plan.
@@ -29,6 +31,7 @@ class PatchTenantBody:
         trial_ends_at (datetime.datetime | None | Unset): Move the end of the trial (RFC 3339).
     """
 
+    media_bytes_limit: int | None | Unset = UNSET
     monthly_call_limit: int | None | Unset = UNSET
     new_contact_daily_limit: int | None | Unset = UNSET
     plan: None | str | Unset = UNSET
@@ -39,6 +42,12 @@ class PatchTenantBody:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.quiet_hours_patch_body import QuietHoursPatchBody  # noqa: PLC0415
+
+        media_bytes_limit: int | None | Unset
+        if isinstance(self.media_bytes_limit, Unset):
+            media_bytes_limit = UNSET
+        else:
+            media_bytes_limit = self.media_bytes_limit
 
         monthly_call_limit: int | None | Unset
         if isinstance(self.monthly_call_limit, Unset):
@@ -89,6 +98,8 @@ class PatchTenantBody:
         field_dict: dict[str, Any] = {}
 
         field_dict.update({})
+        if media_bytes_limit is not UNSET:
+            field_dict["media_bytes_limit"] = media_bytes_limit
         if monthly_call_limit is not UNSET:
             field_dict["monthly_call_limit"] = monthly_call_limit
         if new_contact_daily_limit is not UNSET:
@@ -111,6 +122,15 @@ class PatchTenantBody:
         from ..models.quiet_hours_patch_body import QuietHoursPatchBody  # noqa: PLC0415
 
         d = dict(src_dict)
+
+        def _parse_media_bytes_limit(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        media_bytes_limit = _parse_media_bytes_limit(d.pop("media_bytes_limit", UNSET))
 
         def _parse_monthly_call_limit(data: object) -> int | None | Unset:
             if data is None:
@@ -192,6 +212,7 @@ class PatchTenantBody:
         trial_ends_at = _parse_trial_ends_at(d.pop("trial_ends_at", UNSET))
 
         patch_tenant_body = cls(
+            media_bytes_limit=media_bytes_limit,
             monthly_call_limit=monthly_call_limit,
             new_contact_daily_limit=new_contact_daily_limit,
             plan=plan,

@@ -34,6 +34,7 @@ class TenantCreated:
         trial_ends_at (datetime.datetime): End of the 14-day trial.
         usage (UsageView): What an operator sees of a tenant's usage.
         keys (NewTenantKeys): The two keys every new tenant gets.
+        media_bytes_limit (int | None | Unset): Bytes of media the account may store; null is unlimited.
         monthly_call_limit (int | None | Unset): API calls allowed per UTC month; null is unlimited.
     """
 
@@ -48,6 +49,7 @@ class TenantCreated:
     trial_ends_at: datetime.datetime
     usage: UsageView
     keys: NewTenantKeys
+    media_bytes_limit: int | None | Unset = UNSET
     monthly_call_limit: int | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -74,6 +76,12 @@ class TenantCreated:
 
         keys = self.keys.to_dict()
 
+        media_bytes_limit: int | None | Unset
+        if isinstance(self.media_bytes_limit, Unset):
+            media_bytes_limit = UNSET
+        else:
+            media_bytes_limit = self.media_bytes_limit
+
         monthly_call_limit: int | None | Unset
         if isinstance(self.monthly_call_limit, Unset):
             monthly_call_limit = UNSET
@@ -97,6 +105,8 @@ class TenantCreated:
                 "keys": keys,
             }
         )
+        if media_bytes_limit is not UNSET:
+            field_dict["media_bytes_limit"] = media_bytes_limit
         if monthly_call_limit is not UNSET:
             field_dict["monthly_call_limit"] = monthly_call_limit
 
@@ -131,6 +141,15 @@ class TenantCreated:
 
         keys = NewTenantKeys.from_dict(d.pop("keys"))
 
+        def _parse_media_bytes_limit(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        media_bytes_limit = _parse_media_bytes_limit(d.pop("media_bytes_limit", UNSET))
+
         def _parse_monthly_call_limit(data: object) -> int | None | Unset:
             if data is None:
                 return data
@@ -152,6 +171,7 @@ class TenantCreated:
             trial_ends_at=trial_ends_at,
             usage=usage,
             keys=keys,
+            media_bytes_limit=media_bytes_limit,
             monthly_call_limit=monthly_call_limit,
         )
 
