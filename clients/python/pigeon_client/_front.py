@@ -19,6 +19,7 @@ from .generated.models import (
     ContactView,
     Deleted,
     EventItem,
+    MediaView,
     MessageView,
     Recovering,
     SecretRotated,
@@ -105,9 +106,23 @@ class _Transport:
         *,
         params: dict[str, Any] | None = None,
         json: Any = None,
+        content: bytes | None = None,
         headers: dict[str, str] | None = None,
     ) -> dict[str, Any]:
         """The answer's body (`{"data": …}`), after the retries the spec's guidance allows."""
+        return self.send(method, path, params=params, json=json, content=content, headers=headers).json()
+
+    def send(
+        self,
+        method: str,
+        path: str,
+        *,
+        params: dict[str, Any] | None = None,
+        json: Any = None,
+        content: bytes | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> httpx.Response:
+        """The successful answer, after the retries the spec's guidance allows."""
         headers = {**self._auth, **(headers or {})}
         params = {k: _query_value(v) for k, v in (params or {}).items() if v is not None}
         # Sending twice is harmless for reads, deletes, and writes with an Idempotency-Key.
@@ -116,7 +131,7 @@ class _Transport:
         while True:
             attempt += 1
             try:
-                res = self._http.request(method, path, params=params, json=json, headers=headers)
+                res = self._http.request(method, path, params=params, json=json, content=content, headers=headers)
             except httpx.TransportError as e:
                 limit, waits = _RETRIES[_NO_ANSWER]
                 if self._retries and repeatable and attempt < limit:
@@ -124,7 +139,7 @@ class _Transport:
                     continue
                 raise PigeonError(None, "CONNECTION_FAILED", str(e) or type(e).__name__) from e
             if res.is_success:
-                return res.json()
+                return res
             rule = _RETRIES.get(res.status_code)
             if self._retries and rule and attempt < rule[0]:
                 waits = rule[1]
@@ -268,6 +283,28 @@ class Webhooks(_Crud):
         return TestSent.from_dict(self._t.request("POST", f"{self.path}/{id}/test")["data"])
 
 
+class Media:
+    """`/v1/media`: files to send. `upload` streams nothing itself: pass the file's bytes."""
+
+    def __init__(self, t: _Transport) -> None:
+        self._t = t
+
+    def upload(self, content: bytes, content_type: str, *, filename: str | None = None) -> MediaView:
+        """Uploads a file (`image/png`, `application/pdf`, …; the bytes must begin as the type's do)."""
+        data = self._t.request(
+            "POST", "/v1/media", params={"filename": filename}, content=content, headers={"Content-Type": content_type}
+        )
+        return MediaView.from_dict(data["data"])
+
+    def get(self, media_id: str) -> MediaView:
+        """The record, with a fresh signed `url` (good for 7 days, no key needed)."""
+        return MediaView.from_dict(self._t.request("GET", f"/v1/media/{media_id}")["data"])
+
+    def content(self, media_id: str) -> bytes:
+        """The file's bytes."""
+        return self._t.send("GET", f"/v1/media/{media_id}/content").content
+
+
 class Events:
     """`/v1/events`: the tenant's events in the order they became durable."""
 
@@ -297,8 +334,8 @@ class Events:
 
 
 class Pigeon:
-    """A tenant's client: `Pigeon("svc_live_…")`, then `.messages`, `.contacts`, `.templates`,
-    `.webhooks` and `.events`.
+    """A tenant's client: `Pigeon("svc_live_…")`, then `.messages`, `.media`, `.contacts`,
+    `.templates`, `.webhooks` and `.events`.
 
     429, 500 and 503 answers are tried again as the spec's client guidance says (`Retry-After`
     honoured; at most 3, 3 and 5 attempts); `retries=False` raises at the first. A request that
@@ -318,6 +355,7 @@ class Pigeon:
         # The timeout exceeds the longest long poll (30 s).
         self._t = _Transport(api_key, base_url, timeout, retries, sleep, http_client)
         self.messages = Messages(self._t)
+        self.media = Media(self._t)
         self.contacts = Contacts(self._t)
         self.templates = Templates(self._t)
         self.webhooks = Webhooks(self._t)

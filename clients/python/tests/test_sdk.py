@@ -6,6 +6,7 @@ verifies a webhook pigeon signed.
 Run by `clients/generate --test` (PIGEON names the executable; PYTHONPATH holds clients/python).
 """
 
+import hashlib
 import http.server
 import os
 import socket
@@ -174,6 +175,20 @@ class SdkTest(unittest.TestCase):
         # The events of the first message, in order, read to the end of the log.
         events = [e.event for e in p.events.list(types=["message.sent", "message.delivered"]) if e["message_id"] == m.message_id]
         self.assertEqual(events, ["message.sent", "message.delivered"])
+
+    def test_media_goes_up_and_comes_back_by_key_and_by_link(self):
+        p = self.pigeon(self.tenant())
+        png = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40
+        m = p.media.upload(png, "image/png", filename="cat.png")
+        self.assertEqual((m.content_type, m.size, m.filename), ("image/png", len(png), "cat.png"))
+        self.assertEqual(m.sha256, hashlib.sha256(png).hexdigest())
+        self.assertEqual(p.media.get(m.media_id).sha256, m.sha256)
+        self.assertEqual(p.media.content(m.media_id), png)
+        # The link needs no key.
+        self.assertEqual(httpx.get(m.url).content, png)
+        with self.assertRaises(PigeonError) as bad:
+            p.media.upload(b"not a png", "image/png")
+        self.assertEqual((bad.exception.status, bad.exception.code), (400, "INVALID_MEDIA"))
 
     def test_errors_are_typed(self):
         p = self.pigeon(self.tenant())

@@ -2,7 +2,7 @@
  * The hand-written front: `Pigeon`, its resources, `PigeonError`, paging and retries, over the
  * platform's `fetch`. The types are the generated ones (`./client`).
  */
-import type { Accepted, ContactsListData, ContactView, CreateContact, CreateTemplate, CreateWebhook, Deleted, EventItem, MessagesListData, MessageView, PatchContact, PatchTemplate, PatchWebhook, Recovering, SecretRotated, SendBody, TemplatesListData, TemplateView, TestSent, WebhookCreated, WebhookItem } from './client';
+import type { Accepted, ContactsListData, ContactView, CreateContact, CreateTemplate, CreateWebhook, Deleted, EventItem, MediaView, MessagesListData, MessageView, PatchContact, PatchTemplate, PatchWebhook, Recovering, SecretRotated, SendBody, TemplatesListData, TemplateView, TestSent, WebhookCreated, WebhookItem } from './client';
 export declare const DEFAULT_BASE_URL = "http://127.0.0.1:8080";
 /**
  * An answer outside 2xx, in the API's envelope, or a request that got no answer. `status` is
@@ -36,6 +36,13 @@ export interface PigeonOptions {
     fetch?: typeof fetch;
 }
 type Query = Record<string, string | number | boolean | string[] | undefined | null>;
+/** A request's query, JSON body (or `raw` bytes, with their `Content-Type` in `headers`) and headers. */
+type Init = {
+    query?: Query;
+    body?: unknown;
+    raw?: Uint8Array<ArrayBuffer> | ArrayBuffer | Blob;
+    headers?: Record<string, string>;
+};
 declare class Transport {
     private readonly o;
     private readonly base;
@@ -44,11 +51,9 @@ declare class Transport {
         apiKey: string;
         baseUrl: string;
     });
-    request<T>(method: string, path: string, init?: {
-        query?: Query;
-        body?: unknown;
-        headers?: Record<string, string>;
-    }): Promise<T>;
+    request<T>(method: string, path: string, init?: Init): Promise<T>;
+    /** The successful answer, after the retries the spec's guidance allows. */
+    send(method: string, path: string, init?: Init): Promise<Response>;
     pages<T>(path: string, query: Query): AsyncGenerator<T>;
 }
 /** `/v1/messages`. */
@@ -101,6 +106,19 @@ export declare class Webhooks extends Crud<WebhookItem, PatchWebhook, {
     /** Sends a `webhook.test` event through the normal delivery path. */
     test(id: string): Promise<TestSent>;
 }
+/** `/v1/media`: files to send. */
+export declare class Media {
+    private readonly t;
+    constructor(t: Transport);
+    /** Uploads a file (`image/png`, `application/pdf`, …; the bytes must begin as the type's do). */
+    upload(bytes: Uint8Array<ArrayBuffer> | ArrayBuffer | Blob, contentType: string, opts?: {
+        filename?: string;
+    }): Promise<MediaView>;
+    /** The record, with a fresh signed `url` (good for 7 days, no key needed). */
+    get(id: string): Promise<MediaView>;
+    /** The file's bytes. */
+    content(id: string): Promise<Uint8Array>;
+}
 /** An event: its name, id and time, and the fields of its kind (`message_id`, `status`, …). */
 export type PigeonEvent = EventItem & Record<string, unknown>;
 /** `/v1/events`: the tenant's events in the order they became durable. */
@@ -121,13 +139,14 @@ export declare class Events {
     }): AsyncGenerator<PigeonEvent>;
 }
 /**
- * A tenant's client: `new Pigeon({ apiKey })`, then `.messages`, `.contacts`, `.templates`,
- * `.webhooks` and `.events`. 429, 500 and 503 are tried again as the spec's client guidance
+ * A tenant's client: `new Pigeon({ apiKey })`, then `.messages`, `.media`, `.contacts`,
+ * `.templates`, `.webhooks` and `.events`. 429, 500 and 503 are tried again as the spec's client guidance
  * says (`Retry-After` honoured; at most 3, 3 and 5 attempts); a request that got no answer is
  * tried again when repeating it is harmless (reads, deletes, sends).
  */
 export declare class Pigeon {
     readonly messages: Messages;
+    readonly media: Media;
     readonly contacts: Contacts;
     readonly templates: Templates;
     readonly webhooks: Webhooks;

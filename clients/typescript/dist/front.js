@@ -1,6 +1,6 @@
 "use strict";
 Object.defineProperty(exports, "__esModule", { value: true });
-exports.Pigeon = exports.Events = exports.Webhooks = exports.Templates = exports.Contacts = exports.Messages = exports.PigeonError = exports.DEFAULT_BASE_URL = void 0;
+exports.Pigeon = exports.Events = exports.Media = exports.Webhooks = exports.Templates = exports.Contacts = exports.Messages = exports.PigeonError = exports.DEFAULT_BASE_URL = void 0;
 exports.DEFAULT_BASE_URL = 'http://127.0.0.1:8080';
 /**
  * An answer outside 2xx, in the API's envelope, or a request that got no answer. `status` is
@@ -40,6 +40,10 @@ class Transport {
         this.headers = { Authorization: `Bearer ${o.apiKey}` };
     }
     async request(method, path, init = {}) {
+        return (await (await this.send(method, path, init)).json());
+    }
+    /** The successful answer, after the retries the spec's guidance allows. */
+    async send(method, path, init = {}) {
         const url = new URL(this.base + path);
         for (const [k, v] of Object.entries(init.query ?? {})) {
             if (v !== undefined && v !== null)
@@ -48,6 +52,7 @@ class Transport {
         const headers = { ...this.headers, ...(init.headers ?? {}) };
         if (init.body !== undefined)
             headers['Content-Type'] = 'application/json';
+        const body = init.raw ?? (init.body === undefined ? undefined : JSON.stringify(init.body));
         // Sending twice is harmless for reads, deletes and writes with an Idempotency-Key.
         const repeatable = method === 'GET' || method === 'DELETE' || 'Idempotency-Key' in headers;
         for (let attempt = 1;; attempt++) {
@@ -56,7 +61,7 @@ class Transport {
                 res = await this.o.fetch(url, {
                     method,
                     headers,
-                    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+                    body,
                     signal: AbortSignal.timeout(this.o.timeoutMs),
                 });
             }
@@ -69,7 +74,7 @@ class Transport {
                 throw new PigeonError(undefined, 'CONNECTION_FAILED', e instanceof Error ? e.message : String(e), { cause: e });
             }
             if (res.ok)
-                return (await res.json());
+                return res;
             const rule = RETRIES[res.status];
             const retryAfter = retryAfterOf(res);
             if (this.o.retries && rule && attempt < rule[0]) {
@@ -195,6 +200,28 @@ class Webhooks extends Crud {
     }
 }
 exports.Webhooks = Webhooks;
+/** `/v1/media`: files to send. */
+class Media {
+    t;
+    constructor(t) {
+        this.t = t;
+    }
+    /** Uploads a file (`image/png`, `application/pdf`, …; the bytes must begin as the type's do). */
+    async upload(bytes, contentType, opts = {}) {
+        const init = { raw: bytes, query: { filename: opts.filename }, headers: { 'Content-Type': contentType } };
+        return (await this.t.request('POST', '/v1/media', init)).data;
+    }
+    /** The record, with a fresh signed `url` (good for 7 days, no key needed). */
+    async get(id) {
+        return (await this.t.request('GET', `/v1/media/${encodeURIComponent(id)}`)).data;
+    }
+    /** The file's bytes. */
+    async content(id) {
+        const res = await this.t.send('GET', `/v1/media/${encodeURIComponent(id)}/content`);
+        return new Uint8Array(await res.arrayBuffer());
+    }
+}
+exports.Media = Media;
 /** `/v1/events`: the tenant's events in the order they became durable. */
 class Events {
     t;
@@ -224,13 +251,14 @@ class Events {
 }
 exports.Events = Events;
 /**
- * A tenant's client: `new Pigeon({ apiKey })`, then `.messages`, `.contacts`, `.templates`,
- * `.webhooks` and `.events`. 429, 500 and 503 are tried again as the spec's client guidance
+ * A tenant's client: `new Pigeon({ apiKey })`, then `.messages`, `.media`, `.contacts`,
+ * `.templates`, `.webhooks` and `.events`. 429, 500 and 503 are tried again as the spec's client guidance
  * says (`Retry-After` honoured; at most 3, 3 and 5 attempts); a request that got no answer is
  * tried again when repeating it is harmless (reads, deletes, sends).
  */
 class Pigeon {
     messages;
+    media;
     contacts;
     templates;
     webhooks;
@@ -245,6 +273,7 @@ class Pigeon {
             fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
         });
         this.messages = new Messages(t);
+        this.media = new Media(t);
         this.contacts = new Contacts(t, '/v1/contacts');
         this.templates = new Templates(t, '/v1/templates');
         this.webhooks = new Webhooks(t, '/v1/webhooks');

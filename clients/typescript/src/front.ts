@@ -11,6 +11,7 @@ import type {
   CreateWebhook,
   Deleted,
   EventItem,
+  MediaView,
   MessagesListData,
   MessageView,
   PatchContact,
@@ -79,6 +80,8 @@ export interface PigeonOptions {
 }
 
 type Query = Record<string, string | number | boolean | string[] | undefined | null>;
+/** A request's query, JSON body (or `raw` bytes, with their `Content-Type` in `headers`) and headers. */
+type Init = { query?: Query; body?: unknown; raw?: Uint8Array<ArrayBuffer> | ArrayBuffer | Blob; headers?: Record<string, string> };
 type Page<T> = { data: T[]; next_cursor?: string | null };
 
 class Transport {
@@ -90,13 +93,19 @@ class Transport {
     this.headers = { Authorization: `Bearer ${o.apiKey}` };
   }
 
-  async request<T>(method: string, path: string, init: { query?: Query; body?: unknown; headers?: Record<string, string> } = {}): Promise<T> {
+  async request<T>(method: string, path: string, init: Init = {}): Promise<T> {
+    return (await (await this.send(method, path, init)).json()) as T;
+  }
+
+  /** The successful answer, after the retries the spec's guidance allows. */
+  async send(method: string, path: string, init: Init = {}): Promise<Response> {
     const url = new URL(this.base + path);
     for (const [k, v] of Object.entries(init.query ?? {})) {
       if (v !== undefined && v !== null) url.searchParams.set(k, Array.isArray(v) ? v.join(',') : String(v));
     }
     const headers: Record<string, string> = { ...this.headers, ...(init.headers ?? {}) };
     if (init.body !== undefined) headers['Content-Type'] = 'application/json';
+    const body = init.raw ?? (init.body === undefined ? undefined : JSON.stringify(init.body));
     // Sending twice is harmless for reads, deletes and writes with an Idempotency-Key.
     const repeatable = method === 'GET' || method === 'DELETE' || 'Idempotency-Key' in headers;
     for (let attempt = 1; ; attempt++) {
@@ -105,7 +114,7 @@ class Transport {
         res = await this.o.fetch(url, {
           method,
           headers,
-          body: init.body === undefined ? undefined : JSON.stringify(init.body),
+          body,
           signal: AbortSignal.timeout(this.o.timeoutMs),
         });
       } catch (e) {
@@ -116,7 +125,7 @@ class Transport {
         }
         throw new PigeonError(undefined, 'CONNECTION_FAILED', e instanceof Error ? e.message : String(e), { cause: e });
       }
-      if (res.ok) return (await res.json()) as T;
+      if (res.ok) return res;
       const rule = RETRIES[res.status];
       const retryAfter = retryAfterOf(res);
       if (this.o.retries && rule && attempt < rule[0]) {
@@ -255,6 +264,28 @@ export class Webhooks extends Crud<WebhookItem, PatchWebhook, { limit?: number; 
   }
 }
 
+/** `/v1/media`: files to send. */
+export class Media {
+  constructor(private readonly t: Transport) {}
+
+  /** Uploads a file (`image/png`, `application/pdf`, …; the bytes must begin as the type's do). */
+  async upload(bytes: Uint8Array<ArrayBuffer> | ArrayBuffer | Blob, contentType: string, opts: { filename?: string } = {}): Promise<MediaView> {
+    const init = { raw: bytes, query: { filename: opts.filename }, headers: { 'Content-Type': contentType } };
+    return (await this.t.request<Data<MediaView>>('POST', '/v1/media', init)).data;
+  }
+
+  /** The record, with a fresh signed `url` (good for 7 days, no key needed). */
+  async get(id: string): Promise<MediaView> {
+    return (await this.t.request<Data<MediaView>>('GET', `/v1/media/${encodeURIComponent(id)}`)).data;
+  }
+
+  /** The file's bytes. */
+  async content(id: string): Promise<Uint8Array> {
+    const res = await this.t.send('GET', `/v1/media/${encodeURIComponent(id)}/content`);
+    return new Uint8Array(await res.arrayBuffer());
+  }
+}
+
 /** An event: its name, id and time, and the fields of its kind (`message_id`, `status`, …). */
 export type PigeonEvent = EventItem & Record<string, unknown>;
 
@@ -285,13 +316,14 @@ export class Events {
 }
 
 /**
- * A tenant's client: `new Pigeon({ apiKey })`, then `.messages`, `.contacts`, `.templates`,
- * `.webhooks` and `.events`. 429, 500 and 503 are tried again as the spec's client guidance
+ * A tenant's client: `new Pigeon({ apiKey })`, then `.messages`, `.media`, `.contacts`,
+ * `.templates`, `.webhooks` and `.events`. 429, 500 and 503 are tried again as the spec's client guidance
  * says (`Retry-After` honoured; at most 3, 3 and 5 attempts); a request that got no answer is
  * tried again when repeating it is harmless (reads, deletes, sends).
  */
 export class Pigeon {
   readonly messages: Messages;
+  readonly media: Media;
   readonly contacts: Contacts;
   readonly templates: Templates;
   readonly webhooks: Webhooks;
@@ -307,6 +339,7 @@ export class Pigeon {
       fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
     });
     this.messages = new Messages(t);
+    this.media = new Media(t);
     this.contacts = new Contacts(t, '/v1/contacts');
     this.templates = new Templates(t, '/v1/templates');
     this.webhooks = new Webhooks(t, '/v1/webhooks');

@@ -147,6 +147,16 @@ async function main() {
     }
     assert.deepEqual(seen, ['message.sent', 'message.delivered']);
 
+    // Media up and back, by key and by its signed link (no key).
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...Array.from({ length: 5000 }, (_, i) => i % 251)]);
+    const up = await p.media.upload(png, 'image/png', { filename: 'cat.png' });
+    assert.deepEqual([up.content_type, up.size, up.filename], ['image/png', png.length, 'cat.png']);
+    assert.equal((await p.media.get(up.media_id)).sha256, up.sha256);
+    assert.deepEqual(await p.media.content(up.media_id), png);
+    assert.deepEqual(new Uint8Array(await (await fetch(up.url)).arrayBuffer()), png);
+    const notPng = await rejects(p.media.upload(new TextEncoder().encode('not a png'), 'image/png'));
+    assert.deepEqual([notPng.status, notPng.code], [400, 'INVALID_MEDIA']);
+
     // Errors are PigeonErrors, with the envelope's code.
     const bad = await rejects(p.messages.send({ to: '12345', body: 'hi' }));
     assert.deepEqual([bad.status, bad.code], [400, 'INVALID_PHONE_NUMBER']);
