@@ -122,6 +122,7 @@ fn main() {
                 from: None,
                 metadata: Default::default(),
                 valid_for: None,
+                media: Vec::new(),
             };
             engine.send_with_key(key, Some(req)).await.1.unwrap();
             ids.push(t.tenant.id);

@@ -28,6 +28,7 @@ fn request(i: u64) -> SendRequest {
         from: None,
         metadata: Default::default(),
         valid_for: None,
+        media: Vec::new(),
     }
 }
 

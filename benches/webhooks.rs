@@ -74,6 +74,7 @@ fn deliveries(c: &mut Criterion) {
                                     from: None,
                                     metadata: Default::default(),
                                     valid_for: None,
+                                    media: Vec::new(),
                                 };
                                 t.send(req).await.unwrap();
                             }

@@ -61,6 +61,9 @@ impl Application {
     ) -> Result<Self, StartError> {
         // Before anything is opened: a refused token leaves the stored one as it was.
         pigeon_actors::check_admin_token(settings.admin_token.as_deref()).map_err(StartError::Config)?;
+        // This node as others reach it when the operator names no public address.
+        let own_url =
+            format!("{}://{}", if settings.tls.is_some() { "https" } else { "http" }, listener.local_addr()?);
         let opening = std::time::Instant::now();
         let store = match &settings.database {
             Some(db) => {
@@ -69,11 +72,7 @@ impl Application {
                     false => Some(pigeon_actors::storage::fleet::FleetConfig {
                         advertise_url: match &db.advertise_url {
                             Some(u) => u.trim_end_matches('/').to_owned(),
-                            None => format!(
-                                "{}://{}",
-                                if settings.tls.is_some() { "https" } else { "http" },
-                                listener.local_addr()?
-                            ),
+                            None => own_url.clone(),
                         },
                         lease: db.lease,
                         version: env!("CARGO_PKG_VERSION").into(),
@@ -98,6 +97,10 @@ impl Application {
             retention: settings.retention,
             actor_idle: settings.actor_idle,
             identity: settings.identity.clone(),
+            media_base_url: match &settings.public_url {
+                Some(u) => u.clone(),
+                None => own_url,
+            },
             ..EngineConfig::default()
         };
         let engine = Engine::start(store, config)?;
@@ -130,17 +133,8 @@ impl Application {
             settings.tls.is_some()
                 || settings.public_url.as_deref().is_some_and(|u| u.starts_with("https://")),
         ));
-        let media = web::Data::new(crate::routes::media::MediaSettings {
-            max_bytes: settings.media_max_bytes,
-            base_url: match &settings.public_url {
-                Some(u) => u.trim_end_matches('/').to_owned(),
-                None => format!(
-                    "{}://{}",
-                    if settings.tls.is_some() { "https" } else { "http" },
-                    listener.local_addr()?
-                ),
-            },
-        });
+        let media =
+            web::Data::new(crate::routes::media::MediaSettings { max_bytes: settings.media_max_bytes });
         let app = move || {
             App::new()
                 .app_data(data.clone())

@@ -3,6 +3,8 @@
 //! whether they may be kept.
 
 use hmac::{Hmac, KeyInit, Mac};
+use pigeon_storage::model::MediaRef;
+use serde::Serialize;
 use sha2::Sha256;
 
 use crate::EngineError;
@@ -93,13 +95,53 @@ pub fn over_bound(left: u64) -> EngineError {
 #[derive(Clone)]
 pub struct Links {
     key: Vec<u8>,
+    /// `PIGEON_PUBLIC_URL`, else the listening address: what links start with.
+    base: String,
+}
+
+/// An attachment as message records and events show it, with a link a receiver can fetch
+/// without a key.
+#[derive(Debug, Clone, Serialize)]
+pub struct Attachment {
+    /// Media id.
+    pub media_id: String,
+    /// Its type.
+    pub content_type: String,
+    /// Bytes.
+    pub size: u64,
+    /// The name given at upload.
+    pub filename: Option<String>,
+    /// Signed, good for 7 days.
+    pub url: String,
 }
 
 impl Links {
     /// Links signed with `key` (the store's, or derived from a fleet's secret so every node
-    /// signs alike).
-    pub fn new(key: Vec<u8>) -> Self {
-        Self { key }
+    /// signs alike) that start with `base` (no trailing slash).
+    pub fn new(key: Vec<u8>, base: &str) -> Self {
+        Self { key, base: base.trim_end_matches('/').to_owned() }
+    }
+
+    /// A link to `id`'s bytes made at `now` (Unix seconds).
+    pub fn url(&self, id: &str, now: i64) -> String {
+        format!("{}/v1/media/{id}/content?{}", self.base, self.query(id, now))
+    }
+
+    /// A message's attachments with links made at `now`.
+    pub fn attachments(&self, media: &[MediaRef], now: i64) -> Vec<Attachment> {
+        media
+            .iter()
+            .map(|m| {
+                let media_id = m.id.to_string();
+                Attachment {
+                    url: self.url(&media_id, now),
+                    media_id,
+                    content_type: m.content_type.clone(),
+                    size: m.size,
+                    filename: m.filename.clone(),
+                }
+            })
+            .collect()
     }
 
     fn mac(&self, id: &str, expires: i64) -> Hmac<Sha256> {
@@ -146,7 +188,7 @@ mod tests {
 
     #[test]
     fn a_link_is_good_for_its_id_until_it_expires() {
-        let links = Links::new(b"k".to_vec());
+        let links = Links::new(b"k".to_vec(), "http://x/");
         let q = links.query("01ID", 1_000);
         let (expires, sig) = q.split_once('&').unwrap();
         let expires: i64 = expires.trim_start_matches("expires=").parse().unwrap();
@@ -156,7 +198,8 @@ mod tests {
         assert!(!links.verify("01ID", expires, sig, expires + 1), "expired");
         assert!(!links.verify("01IE", expires, sig, 1_000), "another id");
         assert!(!links.verify("01ID", expires + 1, sig, 1_000), "another expiry");
-        assert!(!Links::new(b"j".to_vec()).verify("01ID", expires, sig, 1_000), "another key");
+        assert!(!Links::new(b"j".to_vec(), "http://x").verify("01ID", expires, sig, 1_000), "another key");
         assert!(!links.verify("01ID", expires, "zz", 1_000));
+        assert_eq!(links.url("01ID", 1_000), format!("http://x/v1/media/01ID/content?{q}"));
     }
 }

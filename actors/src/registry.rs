@@ -43,6 +43,8 @@ impl Arbiters {
 /// What the engine shares with every tenant actor it starts.
 #[derive(Clone)]
 pub(crate) struct Shared {
+    /// Signs media links in records and events (`media.rs`).
+    pub links: Arc<crate::media::Links>,
     pub arbiters: Arbiters,
     pub phones: PhoneRegistry,
     pub webhooks: WebhookRegistry,

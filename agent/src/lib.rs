@@ -5,6 +5,7 @@
 
 pub mod connector;
 pub mod journal;
+pub mod media;
 pub mod node;
 pub mod run;
 
@@ -227,6 +228,13 @@ async fn serve(a: RunArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let media = match media::MediaDir::open(&a.state_dir) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("pigeon agent: cannot keep attachments in {}: {e}", a.state_dir.display());
+            return ExitCode::from(2);
+        }
+    };
     let poll_wait_s = a.poll_wait.as_secs().clamp(1, pigeon_protocol::MAX_POLL_WAIT_S);
     tracing::info!(
         server = a.node.server.as_deref().unwrap_or_default(),
@@ -241,6 +249,7 @@ async fn serve(a: RunArgs) -> ExitCode {
         journal,
         concurrency: a.concurrency.max(1),
         poll_wait_s,
+        media,
     };
     match run::run(cfg, unfinished).await {
         run::Exit::Stopped => {

@@ -76,8 +76,50 @@ impl Node {
     /// Forwards a text the phone received. `id` is the connector's own id for the text: the node
     /// records a repeat of it once, so a forward retried after a crash makes no duplicate.
     pub async fn inbound(&self, from: &str, body: &str, id: Option<&str>) -> Result<(), NodeError> {
-        let b = InboundBody { from: from.to_owned(), body: body.to_owned() };
+        let b = InboundBody { from: from.to_owned(), body: Some(body.to_owned()), media: None };
         self.call_keyed::<_, serde_json::Value>("POST", "/phone/v1/inbound", Some(&b), id).await.map(drop)
+    }
+
+    /// Streams the bytes of media `media_id` (an attachment of a job this phone holds) into `out`,
+    /// at most `limit` of them; how many came.
+    pub async fn media(
+        &self,
+        media_id: &str,
+        limit: u64,
+        out: &mut (impl tokio::io::AsyncWrite + Unpin),
+    ) -> Result<u64, NodeError> {
+        use futures_util::StreamExt;
+        use tokio::io::AsyncWriteExt;
+        let url = format!("{}/phone/v1/media/{media_id}", self.base);
+        let mut res = self
+            .client
+            .get(&url)
+            .send()
+            .await
+            .map_err(|e| NodeError::Transient(format!("cannot reach {}: {e}", self.base)))?;
+        let status = res.status();
+        if !status.is_success() {
+            let bytes = res.body().limit(64 << 10).await.unwrap_or_default();
+            return Err(Self::failure(&self.base, status, &bytes));
+        }
+        let mut got = 0u64;
+        while let Some(chunk) = res.next().await {
+            let chunk = chunk.map_err(|e| {
+                NodeError::Transient(format!("{} cut media {media_id} short: {e}", self.base))
+            })?;
+            got += chunk.len() as u64;
+            if got > limit {
+                return Err(NodeError::Refused {
+                    status: status.as_u16(),
+                    code: "INVALID_MEDIA".into(),
+                    error: format!("media {media_id} is longer than the job says ({limit} bytes)"),
+                });
+            }
+            out.write_all(&chunk)
+                .await
+                .map_err(|e| NodeError::Transient(format!("cannot keep media {media_id}: {e}")))?;
+        }
+        Ok(got)
     }
 
     /// Tells the node the agent holds only `keep`: its other leases go back to the queue. How many did.
@@ -130,22 +172,27 @@ impl Node {
                 NodeError::Transient(format!("{} answered what the agent cannot read: {e}", self.base))
             });
         }
-        let envelope: Option<ErrorBody> = serde_json::from_slice(&bytes).ok();
+        Err(Self::failure(&self.base, status, &bytes))
+    }
+
+    /// What a failed answer means: the envelope's words, and whether trying again is worth it.
+    fn failure(base: &str, status: StatusCode, bytes: &[u8]) -> NodeError {
+        let envelope: Option<ErrorBody> = serde_json::from_slice(bytes).ok();
         let words =
             envelope.as_ref().map_or_else(|| status.to_string(), |e| format!("{} ({})", e.error, e.code));
-        Err(match status {
+        match status {
             StatusCode::UNAUTHORIZED => NodeError::Unauthorized(words),
             s if s.is_server_error()
                 || s == StatusCode::REQUEST_TIMEOUT
                 || s == StatusCode::TOO_MANY_REQUESTS =>
             {
-                NodeError::Transient(format!("{} answered {words}", self.base))
+                NodeError::Transient(format!("{base} answered {words}"))
             }
             s => {
                 let (code, error) = envelope.map_or((String::new(), s.to_string()), |e| (e.code, e.error));
                 NodeError::Refused { status: s.as_u16(), code, error }
             }
-        })
+        }
     }
 }
 

@@ -11,6 +11,7 @@ use tokio::sync::{mpsc, watch, Notify, Semaphore};
 
 use crate::connector::{Connector, SendJob};
 use crate::journal::{Journal, Unfinished};
+use crate::media::{FetchError, MediaDir};
 use crate::node::{Node, NodeError, Outcome};
 
 /// Reports sent to the node at once.
@@ -43,11 +44,13 @@ pub struct Loop {
     pub concurrency: usize,
     /// A poll's wait, seconds.
     pub poll_wait_s: u64,
+    /// Where send jobs' attachments are downloaded.
+    pub media: MediaDir,
 }
 
 /// Runs the loop until a signal, a refused token or a journal failure.
 pub async fn run(cfg: Loop, unfinished: Unfinished) -> Exit {
-    let Loop { node, connector, journal, concurrency, poll_wait_s } = cfg;
+    let Loop { node, connector, journal, concurrency, poll_wait_s, media } = cfg;
     let (outcomes, rx) = mpsc::unbounded_channel::<Outcome>();
     let (refused_tx, mut refused) = watch::channel(None::<String>);
     let reports_pending = Rc::new(Cell::new(0usize));
@@ -149,8 +152,13 @@ pub async fn run(cfg: Loop, unfinished: Unfinished) -> Exit {
             inflight.set(inflight.get() + 1);
             let (connector, outcomes, inflight, freed) =
                 (connector.clone(), outcomes.clone(), inflight.clone(), freed.clone());
+            let (node, media) = (node.clone(), media.clone());
             actix_rt::spawn(async move {
-                let report = connector.send(&s).await;
+                let mut s = s;
+                let report = match with_files(&node, &media, &connector, &mut s).await {
+                    Ok(()) => connector.send(&s).await,
+                    Err(report) => report,
+                };
                 tracing::debug!(message_id = %s.message_id, status = ?report.status, "sent");
                 let _ = outcomes.send(Outcome { id: s.message_id, report, journaled: false });
                 inflight.set(inflight.get() - 1);
@@ -175,6 +183,46 @@ pub async fn run(cfg: Loop, unfinished: Unfinished) -> Exit {
         }
     }
     exit
+}
+
+/// Downloads the job's attachments for the connector, or says why the send fails here. A node
+/// that cannot serve them now, or a disk that cannot keep them, is this phone's trouble
+/// (`failure_scope: phone`: another phone may send it); a connector that cannot send
+/// attachments, or bytes that are not the job's, would be the same on this phone's next try, and
+/// fail the message without counting against the phone's health.
+async fn with_files(
+    node: &Node,
+    media: &MediaDir,
+    connector: &Connector,
+    s: &mut SendJob,
+) -> Result<(), StatusBody> {
+    use pigeon_protocol::FailureScope;
+    if s.media.is_empty() {
+        return Ok(());
+    }
+    let failed = |reason: String, scope: FailureScope| StatusBody {
+        status: pigeon_protocol::ReportedStatus::Failed,
+        failure_reason: Some(reason),
+        channel_used: None,
+        failure_scope: Some(scope),
+    };
+    if let Some(why) = connector.media_refused() {
+        return Err(failed(why.to_owned(), FailureScope::Recipient));
+    }
+    match media.fetch(node, &s.media).await {
+        Ok(files) => {
+            s.files = files;
+            Ok(())
+        }
+        Err(e) => {
+            tracing::warn!(message_id = %s.message_id, error = %e, "the attachments of a send cannot be had");
+            let scope = match e {
+                FetchError::Node(NodeError::Transient(_)) | FetchError::Disk(_) => FailureScope::Phone,
+                _ => FailureScope::Recipient,
+            };
+            Err(failed(e.to_string(), scope))
+        }
+    }
 }
 
 /// Answers a detection question in the background.

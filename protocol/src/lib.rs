@@ -46,7 +46,8 @@ pub enum JobChannel {
     Sms,
 }
 
-/// A job as the agent gets it: `send` (`message_id`, `to`, `body`, `channel`) or `detect` (`phone`).
+/// A job as the agent gets it: `send` (`message_id`, `to`, `body`, `channel`, `media`) or
+/// `detect` (`phone`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct JobView {
     /// Lease id (send: answer within 60 s or the job returns to the queue) or question id (detect).
@@ -59,7 +60,7 @@ pub struct JobView {
     /// Send: recipient.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub to: Option<String>,
-    /// Send: text.
+    /// Send: text; `null` for a media-only send.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub body: Option<String>,
     /// Send: `auto`, `imessage` or `sms`.
@@ -68,6 +69,25 @@ pub struct JobView {
     /// Detect: the number to check for iMessage.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub phone: Option<String>,
+    /// Send: the attachments to send after the text (`[]` for a text alone), each fetched with
+    /// `GET /phone/v1/media/{media_id}` and checked against its `sha256`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub media: Option<Vec<JobMedia>>,
+}
+
+/// An attachment of a send job.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct JobMedia {
+    /// Media id.
+    pub media_id: String,
+    /// Its type.
+    pub content_type: String,
+    /// Bytes.
+    pub size: u64,
+    /// SHA-256 of the bytes, lowercase hex.
+    pub sha256: String,
+    /// The name given at upload.
+    pub filename: Option<String>,
 }
 
 /// What a phone reports.
@@ -130,9 +150,22 @@ pub struct InboundBody {
     /// Sender, E.164.
     #[schema(pattern = r"^\+[0-9]{10,15}$")]
     pub from: String,
-    /// Text (STOP, START and their synonyms change the sender's opt-out).
+    /// Text (STOP, START and their synonyms change the sender's opt-out); required unless
+    /// `media` is given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(max_length = 10000)]
-    pub body: String,
+    pub body: Option<String>,
+    /// 1–10 files this phone uploaded with `POST /phone/v1/media`, in the order received.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(min_items = 1, max_items = 10)]
+    pub media: Option<Vec<String>>,
+}
+
+/// The answer to a phone's upload (`POST /phone/v1/media`): the id to name in its inbound text.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct MediaUploaded {
+    /// Media id.
+    pub media_id: String,
 }
 
 /// Body of a detection answer.

@@ -11,14 +11,14 @@ use chrono::{DateTime, Utc};
 use futures_util::StreamExt;
 use pigeon_actors::media::{check_bytes, check_type, over_bound, SNIFF};
 use pigeon_actors::storage::media::Kept;
-use pigeon_actors::storage::model::MediaRecord;
+use pigeon_actors::storage::model::{MediaRecord, MediaRef};
 use pigeon_actors::{Engine, EngineError};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::{reply, DataBody, ErrorBody};
 use crate::error::ApiError;
-use crate::extract::{parse_id, Tenant};
+use crate::extract::{parse_id, Agent, Tenant};
 use crate::limits::BODY_TIMEOUT;
 
 /// What the media routes need from the node's settings.
@@ -26,8 +26,6 @@ use crate::limits::BODY_TIMEOUT;
 pub struct MediaSettings {
     /// The largest upload, bytes (`PIGEON_MEDIA_MAX_BYTES`).
     pub max_bytes: u64,
-    /// What links start with: `PIGEON_PUBLIC_URL`, else the address the node listens on.
-    pub base_url: String,
 }
 
 /// A media record.
@@ -52,11 +50,10 @@ pub struct MediaView {
 
 impl MediaView {
     /// The view of `m`, with a link signed now.
-    pub fn of(m: &MediaRecord, engine: &Engine, settings: &MediaSettings) -> Self {
+    pub fn of(m: &MediaRecord, engine: &Engine) -> Self {
         let id = m.id.to_string();
-        let query = engine.media_links().query(&id, engine.clock().now().timestamp());
         Self {
-            url: format!("{}/v1/media/{id}/content?{query}", settings.base_url),
+            url: engine.media_links().url(&id, engine.clock().now().timestamp()),
             media_id: id,
             content_type: m.content_type.clone(),
             size: m.size,
@@ -65,6 +62,78 @@ impl MediaView {
             created_at: m.created_at,
         }
     }
+}
+
+/// An attachment of a message record.
+#[derive(Serialize, ToSchema)]
+pub struct AttachmentView {
+    /// Media id.
+    pub media_id: String,
+    /// Its type.
+    pub content_type: String,
+    /// Bytes.
+    pub size: u64,
+    /// The name given at upload.
+    pub filename: Option<String>,
+    /// A link to the bytes, signed and good for 7 days, that needs no key.
+    pub url: String,
+}
+
+/// A message's attachments, their links signed now.
+pub fn attachments(media: &[MediaRef], engine: &Engine) -> Vec<AttachmentView> {
+    let now = engine.clock().now().timestamp();
+    let links = engine.media_links().attachments(media, now);
+    links
+        .into_iter()
+        .map(|a| AttachmentView {
+            media_id: a.media_id,
+            content_type: a.content_type,
+            size: a.size,
+            filename: a.filename,
+            url: a.url,
+        })
+        .collect()
+}
+
+/// Most attachments a message may carry.
+const MAX_ATTACHMENTS: usize = 10;
+
+/// A send's `media`: 1–10 ids (`VALIDATION_ERROR` naming `media` else; an item that is not an id
+/// is `INVALID_MEDIA` naming it).
+pub(crate) fn media_ids(given: &[String]) -> Result<Vec<ulid::Ulid>, ApiError> {
+    if given.is_empty() || given.len() > MAX_ATTACHMENTS {
+        return Err(ApiError::Validation(format!(
+            "media: 1 to {MAX_ATTACHMENTS} media ids, got {}",
+            given.len()
+        )));
+    }
+    given
+        .iter()
+        .enumerate()
+        .map(|(i, id)| {
+            id.parse().map_err(|_| ApiError::InvalidMedia(format!("media[{i}]: {id:?} is not a media id")))
+        })
+        .collect()
+}
+
+/// The tenant's media records of `ids`, as a message holds them; an id the tenant has no media
+/// of (another tenant's included) is `INVALID_MEDIA` naming it.
+pub(crate) fn tenant_media(
+    engine: &Engine,
+    tenant: ulid::Ulid,
+    ids: Vec<ulid::Ulid>,
+) -> Result<Vec<MediaRef>, ApiError> {
+    let reads = engine.reads(tenant);
+    ids.into_iter()
+        .enumerate()
+        .map(|(i, id)| match reads.media(id) {
+            Ok(m) => Ok(MediaRef::from(&m)),
+            Err(EngineError::NotFound(_)) => Err(ApiError::InvalidMedia(format!(
+                "media[{i}]: no media {id} (upload it with POST /v1/media)"
+            ))),
+            Err(e) => Err(e.into()),
+        })
+        .collect()
 }
 
 /// The query of `POST /v1/media`.
@@ -98,16 +167,45 @@ pub async fn upload(
     req: HttpRequest,
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
+    let (allowed, filename) = upload_head(&req)?;
+    let room = tenant.handle.media_room().await?;
+    let kept = receive(engine.get_ref(), allowed, payload, settings.max_bytes, room, req.headers()).await?;
+    let m = tenant.handle.record_media(kept, allowed, filename, None).await?;
+    Ok(reply(StatusCode::CREATED, MediaView::of(&m, &engine)))
+}
+
+/// A file the phone received, to name in `POST /phone/v1/inbound`: the body is its bytes,
+/// `Content-Type` its type, under the same rules as a tenant's upload.
+#[utoipa::path(post, path = "/phone/v1/media", tag = "phone agent", security(("agent_token" = [])),
+    params(("filename" = Option<String>, Query, description = "the file's name, 1–255 characters, no `/`")),
+    request_body(content = FileBytes, description = "The file's bytes, of a type `POST /v1/media` takes.",
+        content_type = "application/octet-stream"),
+    responses((status = 201, body = DataBody<pigeon_protocol::MediaUploaded>),
+        (status = 400, description = "`INVALID_MEDIA` (type, bytes), `VALIDATION_ERROR` (filename)", body = ErrorBody),
+        (status = 409, description = "`LIMIT_REACHED`: the account's media bound", body = ErrorBody),
+        (status = 413, description = "`PAYLOAD_TOO_LARGE`: over the node's limit", body = ErrorBody)))]
+pub async fn phone_upload(
+    Agent(agent): Agent,
+    engine: web::Data<Engine>,
+    settings: web::Data<MediaSettings>,
+    req: HttpRequest,
+    payload: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let (allowed, filename) = upload_head(&req)?;
+    let room = agent.media_room().await?;
+    let kept = receive(engine.get_ref(), allowed, payload, settings.max_bytes, room, req.headers()).await?;
+    let m = agent.record_media(kept, allowed, filename).await?;
+    Ok(reply(StatusCode::CREATED, pigeon_protocol::MediaUploaded { media_id: m.id.to_string() }))
+}
+
+/// An upload's type (checked against the allow-list) and `?filename=`.
+fn upload_head(req: &HttpRequest) -> Result<(&'static str, Option<String>), ApiError> {
     let query = web::Query::<UploadQuery>::from_query(req.query_string())
         .map_err(|e| ApiError::Validation(format!("query: {e}")))?
         .into_inner();
     let filename = query.filename.map(check_filename).transpose()?;
     let content_type = req.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok());
-    let allowed = check_type(content_type)?;
-    let room = tenant.handle.media_room().await?;
-    let kept = receive(engine.get_ref(), allowed, payload, settings.max_bytes, room, req.headers()).await?;
-    let m = tenant.handle.record_media(kept, allowed, filename, None).await?;
-    Ok(reply(StatusCode::CREATED, MediaView::of(&m, &engine, &settings)))
+    Ok((check_type(content_type)?, filename))
 }
 
 /// 1–255 characters, none of them a path separator or a control character.
@@ -211,12 +309,11 @@ pub async fn receive(
 pub async fn get(
     tenant: Tenant,
     engine: web::Data<Engine>,
-    settings: web::Data<MediaSettings>,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let id = parse_id(&id, "media")?;
     let m = engine.reads(tenant.id).media(id)?;
-    Ok(reply(StatusCode::OK, MediaView::of(&m, &engine, &settings)))
+    Ok(reply(StatusCode::OK, MediaView::of(&m, &engine)))
 }
 
 /// The query of a signed link.
@@ -256,6 +353,32 @@ pub async fn content(
         let tenant = Tenant::from_request(&req, &mut Payload::None).await?;
         engine.reads(tenant.id).media(parse_id(&id, "media")?)?
     };
+    serve(&engine, &req, m).await
+}
+
+/// An attachment of a job this phone holds, or a file its agent uploaded: the bytes, as
+/// `/v1/media/{id}/content` serves them. Check them against the job's `sha256`.
+#[utoipa::path(get, path = "/phone/v1/media/{id}", tag = "phone agent", security(("agent_token" = [])),
+    params(("id" = String, Path, description = "media id")),
+    responses((status = 200, description = "The bytes, as `Content-Type`; `ETag` is their SHA-256.", content_type = "application/octet-stream", body = FileBytes),
+        (status = 304, description = "`If-None-Match` names the ETag"),
+        (status = 404, description = "no such media among this phone's jobs and uploads", body = ErrorBody)))]
+pub async fn phone_content(
+    Agent(agent): Agent,
+    engine: web::Data<Engine>,
+    req: HttpRequest,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let m = agent.media(parse_id(&id, "media")?).await?;
+    serve(&engine, &req, m).await
+}
+
+/// The bytes of `m`, streamed in chunks read off the async threads; 304 when the client has them.
+async fn serve(
+    engine: &web::Data<Engine>,
+    req: &HttpRequest,
+    m: MediaRecord,
+) -> Result<HttpResponse, ApiError> {
     let etag = format!("\"{}\"", m.sha256);
     let cached = req.headers().get(header::IF_NONE_MATCH).and_then(|v| v.to_str().ok());
     if cached.is_some_and(|c| c.split(',').any(|t| t.trim() == etag || t.trim() == "*")) {

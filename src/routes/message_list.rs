@@ -110,7 +110,7 @@ pub async fn list(
     } else {
         reads.messages(page.after, page.limit + 1, keep)?
     };
-    let items: Vec<MessageView> = items.into_iter().map(MessageView::from).collect();
+    let items: Vec<MessageView> = items.into_iter().map(|m| MessageView::of(m, &engine)).collect();
     match stopped_at {
         // The read limit cut the scan short: a short page (maybe empty) and where to go on.
         Some(at) => Ok(HttpResponse::Ok().json(ListBody { data: items, next_cursor: Some(at.to_string()) })),

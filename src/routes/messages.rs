@@ -118,10 +118,14 @@ pub struct SendBody {
     #[serde(default)]
     #[schema(minimum = 10, maximum = 259200)]
     pub valid_for: Option<u32>,
-    /// Text, 1–10,000 characters. Exactly one of `body` and `template`.
+    /// Text, 1–10,000 characters. At most one of `body` and `template`; one of them or `media`.
     #[serde(default)]
     #[schema(min_length = 1, max_length = 10000)]
     pub body: Option<String>,
+    /// 1–10 attachments: ids from `POST /v1/media`, in the order they go out.
+    #[serde(default)]
+    #[schema(min_items = 1, max_items = 10)]
+    pub media: Option<Vec<String>>,
     /// A template's name or id; its `{{ variables }}` come from `data`, then the recipient
     /// contact's attributes.
     #[serde(default)]
@@ -200,8 +204,10 @@ pub struct MessageView {
     /// Channel the phone used.
     #[schema(value_type = Option<String>)]
     pub channel_used: Option<Channel>,
-    /// Text.
-    pub body: String,
+    /// Text; `null` for a media-only message.
+    pub body: Option<String>,
+    /// Attachments with signed links good for 7 days (`[]` when none).
+    pub media: Vec<super::media::AttachmentView>,
     /// Template used.
     pub template: Option<String>,
     /// Campaign.
@@ -240,9 +246,14 @@ pub struct MessageView {
     pub reply_to: Option<String>,
 }
 
-impl From<MessageRecord> for MessageView {
-    fn from(m: MessageRecord) -> Self {
+impl MessageView {
+    /// The view of `m`, its attachments' links signed now.
+    pub fn of(m: MessageRecord, engine: &Engine) -> Self {
+        let media = super::media::attachments(&m.media, engine);
+        let body = m.text().map(str::to_owned);
         Self {
+            media,
+            body,
             message_id: m.id.to_string(),
             direction: m.direction,
             status: m.status,
@@ -250,7 +261,6 @@ impl From<MessageRecord> for MessageView {
             from: m.from,
             channel: m.channel,
             channel_used: m.channel_used,
-            body: m.body,
             template: m.template,
             campaign_id: m.campaign_id.map(|c| c.to_string()),
             test: m.test,
@@ -282,7 +292,13 @@ fn validate(
         (Some(_), Some(_)) => {
             return Err(ApiError::Validation("body: give either body or template, not both".into()))
         }
-        (None, None) => return Err(ApiError::Validation("body: required (or a template)".into())),
+        (None, None) if b.media.is_none() => {
+            return Err(ApiError::Validation("body: required (or a template, or media)".into()))
+        }
+        (None, None) if b.data.is_some() => {
+            return Err(ApiError::Validation("data: only with a template".into()))
+        }
+        (None, None) => {}
         (Some(body), None) => {
             let chars = body.chars().count();
             if chars == 0 || chars > MAX_BODY_CHARS {
@@ -315,6 +331,7 @@ fn validate(
     })?;
     let channel = b.channel.into();
     let send_at = b.send_at.as_deref().map(|s| parse_send_at(s, engine.clock().now())).transpose()?;
+    let ids = b.media.map(|ids| super::media::media_ids(&ids)).transpose()?;
     let (body, template) = match (b.body, b.template) {
         (Some(body), _) => (body, None),
         (None, Some(t)) => {
@@ -322,8 +339,10 @@ fn validate(
             let (text, name) = engine.reads(tenant).render(&t, &data, &to)?;
             (text, Some(name))
         }
-        (None, None) => return Err(ApiError::Validation("body: required (or a template)".into())),
+        (None, None) => (String::new(), None),
     };
+    // After the template, before the idempotency key (DESIGN "Attachments").
+    let media = super::media::tenant_media(engine, tenant, ids.unwrap_or_default())?;
     Ok(SendRequest {
         to,
         channel,
@@ -336,6 +355,7 @@ fn validate(
         from,
         metadata,
         valid_for,
+        media,
     })
 }
 
@@ -413,7 +433,7 @@ pub async fn get(
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let m = own_mode(&tenant, engine.reads(tenant.id).message(parse_id(&id, "message")?)?)?;
-    Ok(reply(StatusCode::OK, MessageView::from(m)))
+    Ok(reply(StatusCode::OK, MessageView::of(m, &engine)))
 }
 
 /// Test mode is walled off: a key sees only its own mode's messages; another mode's answers
@@ -440,7 +460,7 @@ pub async fn cancel(
     // Whether a message is a test one never changes: checked before, it holds at the cancel.
     own_mode(&tenant, engine.reads(tenant.id).message(id)?)?;
     let m = tenant.handle.cancel(id).await?;
-    Ok(reply(StatusCode::OK, MessageView::from(m)))
+    Ok(reply(StatusCode::OK, MessageView::of(m, &engine)))
 }
 
 /// A phone as its tenant sees it.

@@ -97,6 +97,8 @@ routes! {
     POST "/phone/v1/inbound" => phones::inbound;
     POST "/phone/v1/leases/release" => phones::release;
     POST "/phone/v1/detections/{job_id}" => phones::detection;
+    POST "/phone/v1/media" => media::phone_upload;
+    GET "/phone/v1/media/{id}" => media::phone_content;
     POST "/v1/webhooks" => webhooks::create;
     GET "/v1/webhooks" => webhooks::list;
     GET "/v1/webhooks/{id}" => webhooks::get;

@@ -7,7 +7,7 @@ use actix_web::{web, HttpResponse};
 use chrono::{DateTime, Utc};
 use pigeon_actors::domain::PhoneNumber;
 use pigeon_actors::storage::model::{Channel, MessageStatus, PhoneDriver, SimSettings};
-use pigeon_actors::PhoneView;
+use pigeon_actors::{Engine, PhoneView};
 use pigeon_protocol::{
     AgentPhone, DetectionAck, DetectionAnswer, FailureScope, InboundBody, JobView, ReleaseBody, Released,
     ReportedStatus, StatusBody, UsedChannel,
@@ -297,6 +297,7 @@ pub async fn me(Agent(agent): Agent) -> Result<HttpResponse, ApiError> {
         (status = 409, body = ErrorBody)))]
 pub async fn status(
     Agent(agent): Agent,
+    engine: web::Data<Engine>,
     id: web::Path<String>,
     body: Result<Json<StatusBody>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
@@ -318,7 +319,7 @@ pub async fn status(
         return Err(ApiError::Validation("failure_scope: only a failed report has one".into()));
     }
     let m = agent.report(id, status, reason, channel, phone_scoped).await?;
-    Ok(reply(StatusCode::OK, MessageView::from(m)))
+    Ok(reply(StatusCode::OK, MessageView::of(m, &engine)))
 }
 
 /// A text the phone received. Recorded as an inbound message; opt-out keywords apply at once.
@@ -332,6 +333,7 @@ pub async fn status(
         (status = 409, description = "IDEMPOTENCY_KEY_REUSED: the key came with another sender or text", body = ErrorBody)))]
 pub async fn inbound(
     Agent(agent): Agent,
+    engine: web::Data<Engine>,
     http: actix_web::HttpRequest,
     body: Result<Json<InboundBody>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
@@ -339,11 +341,17 @@ pub async fn inbound(
     let key = super::messages::idempotency_key(&http)?;
     let from = PhoneNumber::parse(&b.from)
         .ok_or_else(|| ApiError::InvalidPhoneNumber(format!("from: {:?} is not E.164", b.from)))?;
-    if b.body.chars().count() > super::messages::MAX_BODY_CHARS {
-        return Err(ApiError::Validation("body: at most 10000 characters".into()));
-    }
-    let m = agent.inbound(from, b.body, key).await?;
-    Ok(reply(StatusCode::CREATED, MessageView::from(m)))
+    let media = b.media.as_deref().map(super::media::media_ids).transpose()?.unwrap_or_default();
+    let body = match b.body {
+        Some(body) if body.chars().count() > super::messages::MAX_BODY_CHARS => {
+            return Err(ApiError::Validation("body: at most 10000 characters".into()))
+        }
+        Some(body) => body,
+        None if media.is_empty() => return Err(ApiError::Validation("body: required (or media)".into())),
+        None => String::new(),
+    };
+    let m = agent.inbound(from, body, media, key).await?;
+    Ok(reply(StatusCode::CREATED, MessageView::of(m, &engine)))
 }
 
 /// The agent says which messages it still holds; every other lease of its phone goes back to the

@@ -123,7 +123,7 @@ fn recording_command(out: &Path, sleep: u32) -> String {
 }
 
 /// Joins words into one command line that splits back into them.
-fn shell_quote(words: &[&str]) -> String {
+pub(crate) fn shell_quote(words: &[&str]) -> String {
     words.iter().map(|w| format!("'{}'", w.replace('\'', r"'\''"))).collect::<Vec<_>>().join(" ")
 }
 

@@ -11,7 +11,7 @@ use sha2::{Digest, Sha256};
 use crate::helpers::*;
 
 /// A PNG's signature followed by `len` bytes that compress badly.
-fn png(len: usize, seed: u8) -> Vec<u8> {
+pub(crate) fn png(len: usize, seed: u8) -> Vec<u8> {
     let mut b = b"\x89PNG\r\n\x1a\n".to_vec();
     let mut x = seed as u32 | 1;
     b.extend((0..len).map(|_| {
@@ -23,16 +23,20 @@ fn png(len: usize, seed: u8) -> Vec<u8> {
     b
 }
 
-fn sha(b: &[u8]) -> String {
+pub(crate) fn sha(b: &[u8]) -> String {
     hex::encode(Sha256::digest(b))
 }
 
-async fn upload(api: &Api, key: &str, query: &str, ctype: &str, body: Vec<u8>) -> Resp {
+pub(crate) async fn upload(api: &Api, key: &str, query: &str, ctype: &str, body: Vec<u8>) -> Resp {
     api.raw("POST", &format!("/v1/media{query}"), Some(key), ctype, body).await
 }
 
 /// Bytes, content type and ETag of a GET, with or without a key.
-async fn fetch(api: &Api, path: &str, key: Option<&str>) -> (u16, Vec<u8>, Option<String>, Option<String>) {
+pub(crate) async fn fetch(
+    api: &Api,
+    path: &str,
+    key: Option<&str>,
+) -> (u16, Vec<u8>, Option<String>, Option<String>) {
     let mut req = api.client.get(format!("{}{path}", api.base));
     if let Some(k) = key {
         req = req.insert_header(("Authorization", format!("Bearer {k}")));
@@ -45,7 +49,7 @@ async fn fetch(api: &Api, path: &str, key: Option<&str>) -> (u16, Vec<u8>, Optio
 }
 
 /// The path and query of a record's signed link.
-fn link_path(url: &str) -> String {
+pub(crate) fn link_path(url: &str) -> String {
     url.split_once("/v1/").map(|(_, rest)| format!("/v1/{rest}")).unwrap()
 }
 

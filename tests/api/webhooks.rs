@@ -148,8 +148,9 @@ async fn events_are_signed_and_only_subscribers_get_them() {
     assert_eq!(p["timestamp"], "2026-11-22T12:00:00.000Z");
     assert!(ulid::Ulid::from_string(p["event_id"].as_str().unwrap()).is_ok());
     assert_eq!(p["metadata"], serde_json::json!({}));
+    assert_eq!(p["media"], serde_json::json!([]));
     let keys: Vec<_> = p.as_object().unwrap().keys().cloned().collect();
-    assert_eq!(keys.len(), 9, "exactly the spec's fields plus event_id, test and metadata: {keys:?}");
+    assert_eq!(keys.len(), 10, "exactly the spec's fields plus event_id, test, metadata and media: {keys:?}");
     actix_web::rt::time::sleep(Duration::from_millis(300)).await;
     assert!(failed_only.hits().is_empty(), "not subscribed to message.delivered");
 

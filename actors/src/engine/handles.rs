@@ -316,9 +316,25 @@ impl AgentHandle {
         &self,
         from: PhoneNumber,
         body: String,
+        media: Vec<Ulid>,
         key: Option<String>,
     ) -> Result<MessageRecord, EngineError> {
-        self.tenant.ask(tenant::Inbound { phone_id: self.phone_id, from, body, key }).await?
+        self.tenant.ask(tenant::Inbound { phone_id: self.phone_id, from, body, media, key }).await?
+    }
+
+    /// Bytes of media the phone's tenant may still store (`None`: unbounded).
+    pub async fn media_room(&self) -> Result<Option<u64>, EngineError> {
+        self.tenant.media_room().await
+    }
+
+    /// Records a file the phone received, against its tenant's bound.
+    pub async fn record_media(
+        &self,
+        kept: pigeon_storage::media::Kept,
+        content_type: &'static str,
+        filename: Option<String>,
+    ) -> Result<pigeon_storage::model::MediaRecord, EngineError> {
+        self.tenant.record_media(kept, content_type, filename, Some(self.phone_id)).await
     }
 
     /// The answer to a detection job; returns the number it was about.
@@ -335,6 +351,22 @@ impl AgentHandle {
     pub async fn phone(&self) -> Result<PhoneView, EngineError> {
         let phones = self.tenant.phones().await?;
         phones.into_iter().find(|p| p.record.id == self.phone_id).ok_or(EngineError::NotFound(Missing::Phone))
+    }
+
+    /// Media this agent may download: its own phone's uploads, and the attachments of the
+    /// messages it holds now; any other id answers 404, as another tenant's would.
+    pub async fn media(&self, id: Ulid) -> Result<pigeon_storage::model::MediaRecord, EngineError> {
+        let m = self
+            .engine
+            .inner
+            .store
+            .media()
+            .get(self.entry.tenant_id, id)?
+            .ok_or(EngineError::NotFound(Missing::Media))?;
+        if m.phone_id == Some(self.phone_id) || self.ask(phone::HoldsMedia { media_id: id }).await?? {
+            return Ok(m);
+        }
+        Err(EngineError::NotFound(Missing::Media))
     }
 
     /// The tenant this phone belongs to.

@@ -15,21 +15,21 @@ use crate::{tenant, EngineError};
 
 /// The link key: derived from a fleet's secret (so each node signs alike and no two nodes
 /// starting together make two keys), else the store's own, made once.
-pub(super) fn links(store: &Store) -> Result<Links, EngineError> {
+pub(super) fn links(store: &Store, base: &str) -> Result<Links, EngineError> {
     if let Some(secret) = store.fleet().secret() {
         let mut h = Sha256::new();
         h.update(b"pigeon media links\n");
         h.update(secret);
-        return Ok(Links::new(h.finalize().to_vec()));
+        return Ok(Links::new(h.finalize().to_vec(), base));
     }
     let key = store.meta().media_link_key(|| crate::credentials::random_base62(43).into_bytes())?;
-    Ok(Links::new(key))
+    Ok(Links::new(key, base))
 }
 
 impl Engine {
     /// Signs and checks media links.
     pub fn media_links(&self) -> &Links {
-        &self.inner.links
+        &self.inner.shared.links
     }
 
     /// A new upload to write bytes into (blocking file I/O: call it off the async threads).

@@ -77,6 +77,8 @@ pub struct EngineConfig {
     pub identity: Option<crate::identity::IdentityConfig>,
     /// How long a tenant's actors stay without work before they stop (see `tenant/rest.rs`).
     pub actor_idle: std::time::Duration,
+    /// What media links start with: `PIGEON_PUBLIC_URL`, else the listening address.
+    pub media_base_url: String,
 }
 
 /// Ten minutes: how long an idle tenant's actors live when the operator sets nothing.
@@ -93,6 +95,7 @@ impl Default for EngineConfig {
             retention: DEFAULT_RETENTION,
             identity: None,
             actor_idle: DEFAULT_ACTOR_IDLE,
+            media_base_url: "http://127.0.0.1".into(),
         }
     }
 }
@@ -186,8 +189,6 @@ struct Inner {
     sign_ins: guard::SignInGuard,
     /// Set by [`Engine::shutdown`]: a fleet's adopter takes no more tenants.
     stopping: std::sync::atomic::AtomicBool,
-    /// Signs media links (`media.rs`).
-    links: crate::media::Links,
 }
 
 /// Prefix of the generated operator token.
@@ -220,7 +221,9 @@ impl Engine {
         for h in rest {
             h.spawn_fn(background_priority);
         }
+        let links = Arc::new(media::links(&store, &config.media_base_url)?);
         let shared = Arc::new(Shared {
+            links,
             arbiters: Arbiters(work.into()),
             phones: PhoneRegistry::default(),
             webhooks: WebhookRegistry::default(),
@@ -231,7 +234,6 @@ impl Engine {
             scheduler: Arc::default(),
         });
         let admin_hash = store.meta().admin_token_hash()?;
-        let links = media::links(&store)?;
         let identity =
             config.identity.map(crate::identity::Identity::new).transpose().map_err(EngineError::Config)?;
         let engine = Self {
@@ -248,7 +250,6 @@ impl Engine {
                 identity,
                 sign_ins: Default::default(),
                 stopping: Default::default(),
-                links,
             }),
         };
         let me = engine.clone();

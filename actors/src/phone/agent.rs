@@ -78,6 +78,7 @@ impl PhoneActor {
                 body: None,
                 channel: None,
                 phone: Some(number),
+                media: None,
             })
             .collect();
         for mut m in self.take(max) {
@@ -92,18 +93,31 @@ impl PhoneActor {
                 },
                 c => c,
             };
+            let body = m.text().map(str::to_owned);
             jobs.push(Job {
                 job_id: lease.job_id.to_string(),
                 kind: JobKind::Send,
                 message_id: Some(m.id.to_string()),
                 to: Some(m.to),
-                body: Some(m.body),
+                body,
                 channel: Some(match channel {
                     Channel::Auto => JobChannel::Auto,
                     Channel::Imessage => JobChannel::Imessage,
                     Channel::Sms => JobChannel::Sms,
                 }),
                 phone: None,
+                media: Some(
+                    m.media
+                        .into_iter()
+                        .map(|a| pigeon_protocol::JobMedia {
+                            media_id: a.id.to_string(),
+                            content_type: a.content_type,
+                            size: a.size,
+                            sha256: a.sha256,
+                            filename: a.filename,
+                        })
+                        .collect(),
+                ),
             });
             self.agent().leases.insert(m.id, lease);
         }
@@ -397,5 +411,27 @@ impl Handler<AnswerDetect> for PhoneActor {
             .ok_or(EngineError::NotFound(Missing::DetectionJob))?;
         let _ = tx.send(msg.imessage);
         Ok(number)
+    }
+}
+
+/// Whether one of the messages this phone holds now carries media `media_id`: what lets its
+/// agent download a tenant's upload (`GET /phone/v1/media/{id}`).
+#[derive(Message, Clone)]
+#[rtype(result = "Result<bool, EngineError>")]
+pub(crate) struct HoldsMedia {
+    pub media_id: Ulid,
+}
+
+impl Handler<HoldsMedia> for PhoneActor {
+    type Result = Result<bool, EngineError>;
+    fn handle(&mut self, msg: HoldsMedia, _: &mut Self::Context) -> Self::Result {
+        let tenant = self.tenant_id;
+        for id in self.agent().leases.keys().copied().collect::<Vec<_>>() {
+            let held = self.store.messages().get(tenant, id)?;
+            if held.is_some_and(|m| m.media.iter().any(|a| a.id == msg.media_id)) {
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 }

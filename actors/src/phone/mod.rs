@@ -24,7 +24,7 @@ use crate::failure::FailureCode;
 use crate::EngineError;
 
 use agent::SWEEP_EVERY;
-pub(crate) use agent::{AnswerDetect, Detect, JobsOnTheWay, Poll, Release, Report};
+pub(crate) use agent::{AnswerDetect, Detect, HoldsMedia, JobsOnTheWay, Poll, Release, Report};
 pub use agent::{Job, LEASE, MAX_JOBS_PER_POLL};
 pub use health::DISABLE_AFTER;
 pub(crate) use health::{DisablePhone, Failover, Owner, OwnerAddr};

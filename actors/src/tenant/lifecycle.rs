@@ -2,7 +2,7 @@
 //! cancellation, and inbound texts (their keywords: `opt_outs.rs`).
 
 use actix::prelude::*;
-use pigeon_storage::model::{Channel, Direction, IdempotencyRecord, MessageRecord, MessageStatus};
+use pigeon_storage::model::{Channel, Direction, IdempotencyRecord, MediaRef, MessageRecord, MessageStatus};
 use ulid::Ulid;
 
 use super::TenantActor;
@@ -161,6 +161,8 @@ pub(crate) struct Inbound {
     pub phone_id: Ulid,
     pub from: PhoneNumber,
     pub body: String,
+    /// Files this phone uploaded, attached in this order.
+    pub media: Vec<Ulid>,
     /// The agent's id for this text: a repeat within 24 h records nothing and answers the first.
     pub key: Option<String>,
 }
@@ -180,7 +182,11 @@ impl Handler<Inbound> for TenantActor {
             let now = self.clock.now();
             // Keyed per phone, beside the tenant's send keys (and pruned with them after 24 h).
             let key = msg.key.as_ref().map(|k| format!("inbound:{}:{k}", phone.rec.id));
-            let fingerprint = credentials::hash(&format!("{}\n{}", msg.from.as_str(), msg.body));
+            let mut same = format!("{}\n{}", msg.from.as_str(), msg.body);
+            for id in &msg.media {
+                same.push_str(&format!("\nmedia {id}"));
+            }
+            let fingerprint = credentials::hash(&same);
             if let Some(key) = &key {
                 if let Some(first) =
                     super::idempotency::first_answer(&self.store, self.tenant.id, key, &fingerprint, now)?
@@ -191,8 +197,20 @@ impl Handler<Inbound> for TenantActor {
                     }
                 }
             }
+            let media = msg
+                .media
+                .iter()
+                .enumerate()
+                .map(|(i, id)| match self.store.media().get(self.tenant.id, *id)? {
+                    Some(f) if f.phone_id == Some(phone.rec.id) => Ok(MediaRef::from(&f)),
+                    _ => Err(EngineError::InvalidMedia(format!(
+                        "media[{i}]: {id} is not an upload of this phone"
+                    ))),
+                })
+                .collect::<Result<Vec<_>, EngineError>>()?;
             let (to, body) = (phone.rec.number.clone(), msg.body);
             let m = MessageRecord {
+                media,
                 from: Some(msg.from.as_str().to_owned()),
                 phone_id: Some(phone.rec.id),
                 delivered_at: Some(now),

@@ -173,7 +173,7 @@ impl TenantActor {
         shared: &Arc<Shared>,
         tenants: &TenantRegistry,
     ) -> Result<Self, EngineError> {
-        let subs = crate::webhook::Subscribers::default();
+        let subs = crate::webhook::Subscribers::new(shared.links.clone());
         let now = clock.now();
         let month = month_key(now);
         let today = clock.now().date_naive();

@@ -107,6 +107,7 @@ async fn send_one(
         from: None,
         metadata: c.metadata.clone(),
         valid_for: c.valid_for,
+        media: Vec::new(),
     };
     let m = tenant
         .send(super::Send(req))

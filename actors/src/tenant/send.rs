@@ -6,7 +6,8 @@ use std::collections::BTreeMap;
 use actix::prelude::*;
 use chrono::{DateTime, Utc};
 use pigeon_storage::model::{
-    Channel, Direction, Environment, IdempotencyRecord, MessageRecord, MessageStatus, RecipientRecord,
+    Channel, Direction, Environment, IdempotencyRecord, MediaRef, MessageRecord, MessageStatus,
+    RecipientRecord,
 };
 use ulid::Ulid;
 
@@ -54,11 +55,13 @@ pub struct SendRequest {
     pub metadata: BTreeMap<String, String>,
     /// Seconds a phone may still take it after its acceptance (10–259,200, checked at the edge).
     pub valid_for: Option<u32>,
+    /// Attachments, the tenant's own media (found at the edge); a media-only send's `body` is empty.
+    pub media: Vec<MediaRef>,
 }
 
 impl SendRequest {
     /// What "the same request" means for an idempotency key: same recipient, channel, text,
-    /// template, time, phone, metadata and validity. The last three are added only when one is
+    /// template, time, phone, metadata, validity and media. The last four are added only when
     /// given, so a key's fingerprint from before they existed still matches.
     fn fingerprint(&self) -> String {
         let channel = match self.channel {
@@ -74,6 +77,9 @@ impl SendRequest {
             let metadata = serde_json::to_string(&self.metadata).expect("strings serialize");
             let valid_for = self.valid_for.unwrap_or(0);
             same.push_str(&format!("\n{from}\n{metadata}\n{valid_for}"));
+        }
+        for m in &self.media {
+            same.push_str(&format!("\nmedia {}", m.id));
         }
         credentials::hash(&same)
     }
@@ -165,6 +171,7 @@ impl TenantActor {
             pinned: req.from.is_some(),
             metadata: req.metadata.clone(),
             expires_at: req.valid_for.map(|s| now + chrono::Duration::seconds(i64::from(s))),
+            media: req.media.clone(),
             ..MessageRecord::new(
                 self.store.new_id(),
                 self.tenant.id,

@@ -5,8 +5,8 @@ use pigeon_storage::model::{Channel, MessageRecord, MessageStatus};
 use serde::Serialize;
 use ulid::Ulid;
 
-/// An event's payload: the spec's fields, then `event_id`, `test` and the message's `metadata`;
-/// `message.failed` adds `failure_reason` and `code`, `message.received` adds `body`.
+/// An event's payload: the spec's fields, then `event_id`, `test`, the message's `metadata` and
+/// `media`; `message.failed` adds `failure_reason` and `code`, `message.received` adds `body`.
 #[derive(Serialize)]
 struct Payload<'a> {
     event: &'a str,
@@ -18,8 +18,9 @@ struct Payload<'a> {
     timestamp: String,
     test: bool,
     metadata: &'a std::collections::BTreeMap<String, String>,
+    media: Vec<crate::media::Attachment>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    body: Option<&'a str>,
+    body: Option<Option<&'a str>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     failure_reason: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -124,7 +125,13 @@ pub(crate) fn phone_payload(
     p.to_string()
 }
 
-pub(crate) fn payload(event: &str, event_id: Ulid, m: &MessageRecord, at: DateTime<Utc>) -> String {
+pub(crate) fn payload(
+    event: &str,
+    event_id: Ulid,
+    m: &MessageRecord,
+    links: &crate::media::Links,
+    at: DateTime<Utc>,
+) -> String {
     let p = Payload {
         event,
         event_id: event_id.to_string(),
@@ -135,7 +142,9 @@ pub(crate) fn payload(event: &str, event_id: Ulid, m: &MessageRecord, at: DateTi
         timestamp: pigeon_storage::ts::format(&at),
         test: m.test,
         metadata: &m.metadata,
-        body: (event == RECEIVED).then_some(m.body.as_str()),
+        media: links.attachments(&m.media, at.timestamp()),
+        // A media-only text has no body: `null`.
+        body: (event == RECEIVED).then(|| m.text()),
         failure_reason: (event == FAILED).then(|| m.failure_reason.as_deref().unwrap_or("")),
         code: (event == FAILED)
             .then(|| m.error_code.as_deref().unwrap_or(crate::failure::FailureCode::DeliveryFailed.as_str())),

@@ -19,14 +19,18 @@ use super::actor::{Deliver, WebhookActor};
 use super::event::{events_of, payload};
 
 /// A tenant's endpoints with their actors; shared by the tenant actor (writer) and its phone
-/// actors (readers), which emit events.
-#[derive(Clone, Default)]
-pub struct Subscribers(Arc<RwLock<Vec<Subscription>>>);
+/// actors (readers), which emit events; and the link signer the events' attachments need.
+#[derive(Clone)]
+pub struct Subscribers(Arc<RwLock<Vec<Subscription>>>, Arc<crate::media::Links>);
 
 /// An endpoint and the actor that delivers to it (none while it is disabled).
 type Subscription = (WebhookRecord, Option<Addr<WebhookActor>>);
 
 impl Subscribers {
+    pub(crate) fn new(links: Arc<crate::media::Links>) -> Self {
+        Self(Arc::default(), links)
+    }
+
     pub(crate) fn add(&self, w: WebhookRecord, addr: Option<Addr<WebhookActor>>) {
         self.0.write().unwrap().push((w, addr));
     }
@@ -81,7 +85,7 @@ impl Subscribers {
                 Some(m.id),
                 Some(m.test),
                 now,
-                |id| payload(event, id, m, now),
+                |id| payload(event, id, m, &self.1, now),
                 &mut out,
             );
         }

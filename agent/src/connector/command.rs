@@ -2,7 +2,8 @@
 //! ModemManager for a USB modem, `termux-sms-send` on an Android phone). The command is split as
 //! a shell would split it and run without one; `{to}`, `{body}`, `{channel}` and `{message_id}`
 //! are replaced inside single arguments, so no text can become a flag, a second command or a
-//! shell expansion.
+//! shell expansion. An argument that is exactly `{media}` becomes the job's attachments, one
+//! local path per argument (none for a text alone).
 
 use std::process::Stdio;
 use std::time::Duration;
@@ -15,6 +16,9 @@ use super::SendJob;
 
 /// The exit status of a command that could not send now (sysexits.h `EX_TEMPFAIL`).
 pub const EX_TEMPFAIL: i32 = 75;
+
+/// The argument that becomes the attachments' paths.
+const MEDIA: &str = "{media}";
 
 /// Most of a command's stderr kept to find its last line.
 const STDERR_KEPT: usize = 64 * 1024;
@@ -47,6 +51,11 @@ impl CommandConnector {
         })
     }
 
+    /// Whether the send command takes attachments (an argument that is exactly `{media}`).
+    pub fn takes_media(&self) -> bool {
+        self.send.iter().any(|w| w == MEDIA)
+    }
+
     /// The programs it runs (for `--check`).
     pub fn programs(&self) -> Vec<&str> {
         std::iter::once(self.send[0].as_str()).chain(self.detect.as_ref().map(|d| d[0].as_str())).collect()
@@ -77,7 +86,15 @@ impl CommandConnector {
         };
         let scope =
             |code: i32| if code == EX_TEMPFAIL { FailureScope::Phone } else { FailureScope::Recipient };
-        match run(&fill(&self.send, &vars), self.timeout).await {
+        let argv: Vec<String> = fill(&self.send, &vars)
+            .into_iter()
+            .zip(&self.send)
+            .flat_map(|(filled, word)| match word.as_str() {
+                MEDIA => job.files.iter().map(|p| p.display().to_string()).collect(),
+                _ => vec![filled],
+            })
+            .collect();
+        match run(&argv, self.timeout).await {
             Ok((0, _)) => StatusBody {
                 status: if self.delivers { ReportedStatus::Delivered } else { ReportedStatus::Sent },
                 failure_reason: None,
@@ -189,7 +206,40 @@ mod tests {
     use super::*;
 
     fn job(to: &str, body: &str) -> SendJob {
-        SendJob { message_id: "01M".into(), to: to.into(), body: body.into(), channel: JobChannel::Auto }
+        SendJob {
+            message_id: "01M".into(),
+            to: to.into(),
+            body: body.into(),
+            channel: JobChannel::Auto,
+            media: Vec::new(),
+            files: Vec::new(),
+        }
+    }
+
+    #[actix_rt::test]
+    async fn an_argument_that_is_exactly_media_becomes_one_argument_per_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("argv");
+        let line = format!(
+            "sh -c 'printf \"%s|\" \"$@\" > {}' sh {{to}} {{media}} x{{media}} {{body}}",
+            out.display()
+        );
+        let c = CommandConnector::new(&line, None, false, Duration::from_secs(10)).unwrap();
+        assert!(c.takes_media());
+        let mut j = job("+15551234567", "");
+        j.files = vec!["/tmp/a b.png".into(), "/tmp/c.pdf".into()];
+        assert_eq!(c.send(&j).await.status, ReportedStatus::Sent);
+        assert_eq!(std::fs::read_to_string(&out).unwrap(), "+15551234567|/tmp/a b.png|/tmp/c.pdf|x{media}||");
+        j.files.clear();
+        c.send(&j).await;
+        assert_eq!(
+            std::fs::read_to_string(&out).unwrap(),
+            "+15551234567|x{media}||",
+            "a text alone adds none"
+        );
+        assert!(!CommandConnector::new("send {body}", None, false, Duration::from_secs(1))
+            .unwrap()
+            .takes_media());
     }
 
     #[test]

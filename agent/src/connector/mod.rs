@@ -7,7 +7,9 @@ pub mod command;
 pub mod messages;
 pub mod typedstream;
 
-use pigeon_protocol::{JobChannel, JobView, ReportedStatus, StatusBody};
+use std::path::PathBuf;
+
+use pigeon_protocol::{JobChannel, JobMedia, JobView, ReportedStatus, StatusBody};
 use tokio::sync::mpsc::UnboundedSender;
 
 pub use bluebubbles::BlueBubbles;
@@ -65,20 +67,32 @@ pub struct SendJob {
     pub message_id: String,
     /// Recipient, E.164.
     pub to: String,
-    /// The text.
+    /// The text; empty when the job is its attachments alone.
     pub body: String,
     /// The channel asked for.
     pub channel: JobChannel,
+    /// The attachments, as the node names them.
+    pub media: Vec<JobMedia>,
+    /// Their local copies, in the same order, once downloaded and checked.
+    pub files: Vec<PathBuf>,
 }
 
 impl SendJob {
     /// The send in `job`, if it is a whole one.
     pub fn from_job(job: &JobView) -> Option<Self> {
+        let media = job.media.clone().unwrap_or_default();
+        let body = match &job.body {
+            Some(b) => b.clone(),
+            None if !media.is_empty() => String::new(),
+            None => return None,
+        };
         Some(Self {
             message_id: job.message_id.clone()?,
             to: job.to.clone()?,
-            body: job.body.clone()?,
+            body,
             channel: job.channel.unwrap_or(JobChannel::Auto),
+            media,
+            files: Vec::new(),
         })
     }
 }
@@ -95,6 +109,16 @@ pub enum Connector {
 }
 
 impl Connector {
+    /// Why this connector cannot send attachments, if it cannot.
+    pub fn media_refused(&self) -> Option<&'static str> {
+        match self {
+            Connector::Command(c) if c.takes_media() => None,
+            Connector::Command(_) => Some("the send command has no {media} argument to take attachments"),
+            Connector::BlueBubbles(_) => Some("the bluebubbles connector does not send attachments yet"),
+            Connector::Messages(_) => Some("the messages connector does not send attachments yet"),
+        }
+    }
+
     /// Sends one job; what became of it.
     pub async fn send(&self, job: &SendJob) -> StatusBody {
         match self {

@@ -183,9 +183,45 @@ pub struct MessageRecord {
     /// The inbound message this one answers (an opt-out, opt-in or HELP reply); `None` otherwise.
     #[serde(default)]
     pub reply_to: Option<Ulid>,
+    /// Its attachments, in the order given; a media-only message's `body` is empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub media: Vec<MediaRef>,
+}
+
+/// An attachment as a message holds it: enough of its media record to show, link and hand to a
+/// phone without reading the record again.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MediaRef {
+    /// Media id.
+    pub id: Ulid,
+    /// Its type.
+    pub content_type: String,
+    /// Bytes.
+    pub size: u64,
+    /// SHA-256, lowercase hex: what an agent checks its download against.
+    pub sha256: String,
+    /// The name given at upload.
+    pub filename: Option<String>,
+}
+
+impl From<&super::MediaRecord> for MediaRef {
+    fn from(m: &super::MediaRecord) -> Self {
+        Self {
+            id: m.id,
+            content_type: m.content_type.clone(),
+            size: m.size,
+            sha256: m.sha256.clone(),
+            filename: m.filename.clone(),
+        }
+    }
 }
 
 impl MessageRecord {
+    /// Its text as the API shows it: `None` for a media-only message (kept as an empty body).
+    pub fn text(&self) -> Option<&str> {
+        (!self.body.is_empty() || self.media.is_empty()).then_some(self.body.as_str())
+    }
+
     /// A message nothing has happened to yet: the fields every message sets, the rest empty. Build
     /// the others with struct update syntax. `id` comes from [`crate::Store::new_id`].
     #[allow(clippy::too_many_arguments)]
@@ -230,6 +266,7 @@ impl MessageRecord {
             expires_at: None,
             failed_phones: Vec::new(),
             reply_to: None,
+            media: Vec::new(),
         }
     }
 }

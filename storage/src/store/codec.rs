@@ -16,7 +16,7 @@ use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use ulid::Ulid;
 
 use crate::model::{
-    Attempt, Channel, DeliveryRecord, DeliveryState, Direction, Lease, MessageRecord, MessageStatus,
+    Attempt, Channel, DeliveryRecord, DeliveryState, Direction, Lease, MediaRef, MessageRecord, MessageStatus,
 };
 use crate::StoreError;
 
@@ -66,6 +66,8 @@ const V2: u8 = 2;
 const V3: u8 = 3;
 /// The first byte of a message in the fourth layout: the third, then [`MessageV4`].
 const V4: u8 = 4;
+/// The first byte of a message in the fifth layout: the fourth, then [`MessageV5`].
+const V5: u8 = 5;
 
 fn binary<T: Serialize>(wire: &T) -> Vec<u8> {
     versioned(V1, wire)
@@ -97,24 +99,30 @@ fn wire<'a, W: Deserialize<'a>, T>(
     from_wire(wire).ok_or_else(|| StoreError::Decode { tree, source: "a time out of range".into() })
 }
 
+/// The default of a layout part an older record lacks.
+fn d<T: Default>() -> T {
+    T::default()
+}
+
 /// A message in any layout: JSON or one of the binary ones.
 fn read_message<'a>(
     tree: &'static str,
     bytes: &'a [u8],
-    from_wire: impl FnOnce(MessageV1<'a>, MessageV2<'a>, MessageV3, MessageV4) -> Option<MessageRecord>,
+    from_wire: impl FnOnce(
+        MessageV1<'a>,
+        MessageV2<'a>,
+        MessageV3,
+        MessageV4,
+        MessageV5<'a>,
+    ) -> Option<MessageRecord>,
 ) -> Result<MessageRecord, StoreError> {
     match bytes.first() {
-        Some(&V4) => wire(tree, &bytes[1..], |(v1, v2, v3, v4)| from_wire(v1, v2, v3, v4)),
-        Some(&V3) => wire(tree, &bytes[1..], |(v1, v2, v3)| from_wire(v1, v2, v3, MessageV4::default())),
-        Some(&V2) => {
-            wire(tree, &bytes[1..], |(v1, v2)| from_wire(v1, v2, MessageV3::default(), MessageV4::default()))
-        }
-        Some(&V1) => wire(tree, &bytes[1..], |v1| {
-            from_wire(v1, MessageV2::default(), MessageV3::default(), MessageV4::default())
-        }),
-        _ => read(tree, bytes, |v1| {
-            from_wire(v1, MessageV2::default(), MessageV3::default(), MessageV4::default())
-        }),
+        Some(&V5) => wire(tree, &bytes[1..], |(v1, v2, v3, v4, v5)| from_wire(v1, v2, v3, v4, v5)),
+        Some(&V4) => wire(tree, &bytes[1..], |(v1, v2, v3, v4)| from_wire(v1, v2, v3, v4, d())),
+        Some(&V3) => wire(tree, &bytes[1..], |(v1, v2, v3)| from_wire(v1, v2, v3, d(), d())),
+        Some(&V2) => wire(tree, &bytes[1..], |(v1, v2)| from_wire(v1, v2, d(), d(), d())),
+        Some(&V1) => wire(tree, &bytes[1..], |v1| from_wire(v1, d(), d(), d(), d())),
+        _ => read(tree, bytes, |v1| from_wire(v1, d(), d(), d(), d())),
     }
 }
 
@@ -129,6 +137,13 @@ fn time(ms: i64) -> Option<DateTime<Utc>> {
 /// An optional time, where `None` stays `None` and a bad one fails the record.
 fn opt_time(ms: Option<i64>) -> Option<Option<DateTime<Utc>>> {
     ms.map_or(Some(None), |ms| time(ms).map(Some))
+}
+
+/// A SHA-256 in hex as its 32 bytes (media records always hold one; anything else is zeros).
+fn hex_32(s: &str) -> [u8; 32] {
+    let mut out = [0; 32];
+    let _ = hex::decode_to_slice(s, &mut out);
+    out
 }
 
 fn id(bytes: [u8; 16]) -> Ulid {
@@ -192,6 +207,15 @@ struct MessageV4 {
     reply_to: Option<[u8; 16]>,
 }
 
+/// What the fifth layout adds (attachments): id, type, size, SHA-256 and name of each.
+#[derive(Serialize, Deserialize, Default)]
+struct MessageV5<'a> {
+    #[serde(borrow)]
+    media: Vec<MediaWire<'a>>,
+}
+
+type MediaWire<'a> = ([u8; 16], Cow<'a, str>, u64, [u8; 32], Option<Cow<'a, str>>);
+
 fn owned(s: Option<Cow<'_, str>>) -> Option<String> {
     s.map(Cow::into_owned)
 }
@@ -234,11 +258,27 @@ impl Codec for MessageRecord {
             failed_phones: self.failed_phones.iter().map(|p| p.to_bytes()).collect(),
         };
         let v4 = MessageV4 { reply_to: self.reply_to.map(|r| r.to_bytes()) };
-        versioned(V4, &(v1, v2, v3, v4))
+        let v5 = MessageV5 {
+            media: self
+                .media
+                .iter()
+                .map(|a| {
+                    let sha = hex_32(&a.sha256);
+                    (
+                        a.id.to_bytes(),
+                        Cow::Borrowed(&*a.content_type),
+                        a.size,
+                        sha,
+                        a.filename.as_deref().map(Cow::Borrowed),
+                    )
+                })
+                .collect(),
+        };
+        versioned(V5, &(v1, v2, v3, v4, v5))
     }
 
     fn decode(tree: &'static str, bytes: &[u8]) -> Result<Self, StoreError> {
-        read_message(tree, bytes, |w, v2, v3, v4| {
+        read_message(tree, bytes, |w, v2, v3, v4, v5| {
             let lease = match w.lease {
                 Some((job, until)) => Some(Lease { job_id: id(job), until: time(until)? }),
                 None => None,
@@ -274,6 +314,17 @@ impl Codec for MessageRecord {
                 expires_at: opt_time(v2.expires_at)?,
                 failed_phones: v3.failed_phones.into_iter().map(id).collect(),
                 reply_to: v4.reply_to.map(id),
+                media: v5
+                    .media
+                    .into_iter()
+                    .map(|(m, content_type, size, sha, filename)| MediaRef {
+                        id: id(m),
+                        content_type: content_type.into_owned(),
+                        size,
+                        sha256: hex::encode(sha),
+                        filename: owned(filename),
+                    })
+                    .collect(),
             })
         })
     }
@@ -409,6 +460,13 @@ mod tests {
             read_at: Some(now()),
             failed_phones: vec![new_id(), new_id()],
             reply_to: Some(new_id()),
+            media: vec![MediaRef {
+                id: new_id(),
+                content_type: "image/png".into(),
+                size: 1234,
+                sha256: "ab".repeat(32),
+                filename: Some("cat.png".into()),
+            }],
             ..MessageRecord::new(
                 new_id(),
                 new_id(),
@@ -463,34 +521,40 @@ mod tests {
         assert_eq!(DeliveryRecord::decode("d", &serde_json::to_vec(&d).unwrap()).unwrap(), d);
     }
 
-    /// A message in an earlier binary layout is the next one's without its tail (the third's:
+    /// A message in an earlier binary layout is the next one's without its tail (the fourth's:
+    /// no media, one byte; the third's:
     /// `reply_to` none, one byte; the second's: `read_at` none and no failed phones, two more;
     /// the first's: `pinned` false, `metadata` and `expires_at` none, three more), and reads as a
     /// message that has none of them.
     #[test]
     fn messages_in_earlier_binary_layouts_still_read() {
-        let v3 = MessageRecord { reply_to: None, ..message() };
-        let mut bytes = v3.encode();
-        assert_eq!(bytes[0], V4);
-        bytes[0] = V3;
+        let v4 = MessageRecord { media: Vec::new(), ..message() };
+        let mut bytes = v4.encode();
+        assert_eq!(bytes[0], V5);
+        bytes[0] = V4;
         bytes.truncate(bytes.len() - 1);
+        assert_eq!(MessageRecord::decode("m", &bytes).unwrap(), v4);
+        let v3 = MessageRecord { reply_to: None, ..v4 };
+        let mut bytes = v3.encode();
+        bytes[0] = V3;
+        bytes.truncate(bytes.len() - 2);
         assert_eq!(MessageRecord::decode("m", &bytes).unwrap(), v3);
         let v2 = MessageRecord { read_at: None, failed_phones: Vec::new(), ..v3 };
         let mut bytes = v2.encode();
         bytes[0] = V2;
-        bytes.truncate(bytes.len() - 3);
+        bytes.truncate(bytes.len() - 4);
         assert_eq!(MessageRecord::decode("m", &bytes).unwrap(), v2);
         let v1 = MessageRecord { pinned: false, metadata: Default::default(), expires_at: None, ..v2 };
         let mut bytes = v1.encode();
         bytes[0] = V1;
-        bytes.truncate(bytes.len() - 6);
+        bytes.truncate(bytes.len() - 7);
         assert_eq!(MessageRecord::decode("m", &bytes).unwrap(), v1);
         assert_ne!(MessageRecord::decode("m", &message().encode()).unwrap(), v1, "the tail is read");
     }
 
     #[test]
     fn garbage_is_an_error_not_a_panic() {
-        for bytes in [&b""[..], &[V1], &[V2], &[V3], &[V4], &[V1, 0xff, 0xff], &[9, 1, 2]] {
+        for bytes in [&b""[..], &[V1], &[V2], &[V3], &[V4], &[V5], &[V1, 0xff, 0xff], &[9, 1, 2]] {
             assert!(MessageRecord::decode("m", bytes).is_err());
             assert!(DeliveryRecord::decode("d", bytes).is_err());
         }

@@ -71,6 +71,32 @@ export type AgentPhone = {
 export type Archive = Blob | File;
 
 /**
+ * An attachment of a message record.
+ */
+export type AttachmentView = {
+    /**
+     * Its type.
+     */
+    content_type: string;
+    /**
+     * The name given at upload.
+     */
+    filename?: string | null;
+    /**
+     * Media id.
+     */
+    media_id: string;
+    /**
+     * Bytes.
+     */
+    size: number;
+    /**
+     * A link to the bytes, signed and good for 7 days, that needs no key.
+     */
+    url: string;
+};
+
+/**
  * One HTTP attempt.
  */
 export type AttemptView = {
@@ -814,6 +840,21 @@ export type DataBodyKeyCreated = {
 /**
  * The success envelope.
  */
+export type DataBodyMediaUploaded = {
+    /**
+     * The answer to a phone's upload (`POST /phone/v1/media`): the id to name in its inbound text.
+     */
+    data: {
+        /**
+         * Media id.
+         */
+        media_id: string;
+    };
+};
+
+/**
+ * The success envelope.
+ */
 export type DataBodyMediaView = {
     /**
      * A media record.
@@ -859,9 +900,9 @@ export type DataBodyMessageView = {
      */
     data: {
         /**
-         * Text.
+         * Text; `null` for a media-only message.
          */
-        body: string;
+        body?: string | null;
         /**
          * Campaign.
          */
@@ -906,6 +947,10 @@ export type DataBodyMessageView = {
          * The tenant's phone (outbound, once chosen) or the sender (inbound).
          */
         from?: string | null;
+        /**
+         * Attachments with signed links good for 7 days (`[]` when none).
+         */
+        media: Array<AttachmentView>;
         /**
          * Message id.
          */
@@ -1315,7 +1360,7 @@ export type DataBodyTestSent = {
 export type DataBodyVecJobView = {
     data: Array<{
         /**
-         * Send: text.
+         * Send: text; `null` for a media-only send.
          */
         body?: string | null;
         channel?: JobChannel | null;
@@ -1327,6 +1372,11 @@ export type DataBodyVecJobView = {
          * `send` or `detect`.
          */
         kind: JobKind;
+        /**
+         * Send: the attachments to send after the text (`[]` for a text alone), each fetched with
+         * `GET /phone/v1/media/{media_id}` and checked against its `sha256`.
+         */
+        media?: Array<JobMedia> | null;
         /**
          * Send: message to send.
          */
@@ -1722,13 +1772,18 @@ export type FileBytes = Blob | File;
  */
 export type InboundBody = {
     /**
-     * Text (STOP, START and their synonyms change the sender's opt-out).
+     * Text (STOP, START and their synonyms change the sender's opt-out); required unless
+     * `media` is given.
      */
-    body: string;
+    body?: string | null;
     /**
      * Sender, E.164.
      */
     from: string;
+    /**
+     * 1–10 files this phone uploaded with `POST /phone/v1/media`, in the order received.
+     */
+    media?: Array<string> | null;
 };
 
 /**
@@ -1742,11 +1797,38 @@ export type JobChannel = 'auto' | 'imessage' | 'sms';
 export type JobKind = 'send' | 'detect';
 
 /**
- * A job as the agent gets it: `send` (`message_id`, `to`, `body`, `channel`) or `detect` (`phone`).
+ * An attachment of a send job.
+ */
+export type JobMedia = {
+    /**
+     * Its type.
+     */
+    content_type: string;
+    /**
+     * The name given at upload.
+     */
+    filename?: string | null;
+    /**
+     * Media id.
+     */
+    media_id: string;
+    /**
+     * SHA-256 of the bytes, lowercase hex.
+     */
+    sha256: string;
+    /**
+     * Bytes.
+     */
+    size: number;
+};
+
+/**
+ * A job as the agent gets it: `send` (`message_id`, `to`, `body`, `channel`, `media`) or
+ * `detect` (`phone`).
  */
 export type JobView = {
     /**
-     * Send: text.
+     * Send: text; `null` for a media-only send.
      */
     body?: string | null;
     channel?: JobChannel | null;
@@ -1758,6 +1840,11 @@ export type JobView = {
      * `send` or `detect`.
      */
     kind: JobKind;
+    /**
+     * Send: the attachments to send after the text (`[]` for a text alone), each fetched with
+     * `GET /phone/v1/media/{media_id}` and checked against its `sha256`.
+     */
+    media?: Array<JobMedia> | null;
     /**
      * Send: message to send.
      */
@@ -2107,9 +2194,9 @@ export type ListBodyMessageView = {
      */
     data: Array<{
         /**
-         * Text.
+         * Text; `null` for a media-only message.
          */
-        body: string;
+        body?: string | null;
         /**
          * Campaign.
          */
@@ -2154,6 +2241,10 @@ export type ListBodyMessageView = {
          * The tenant's phone (outbound, once chosen) or the sender (inbound).
          */
         from?: string | null;
+        /**
+         * Attachments with signed links good for 7 days (`[]` when none).
+         */
+        media: Array<AttachmentView>;
         /**
          * Message id.
          */
@@ -2376,6 +2467,16 @@ export type ListBodyWebhookItem = {
 };
 
 /**
+ * The answer to a phone's upload (`POST /phone/v1/media`): the id to name in its inbound text.
+ */
+export type MediaUploaded = {
+    /**
+     * Media id.
+     */
+    media_id: string;
+};
+
+/**
  * A media record.
  */
 export type MediaView = {
@@ -2414,9 +2515,9 @@ export type MediaView = {
  */
 export type MessageView = {
     /**
-     * Text.
+     * Text; `null` for a media-only message.
      */
-    body: string;
+    body?: string | null;
     /**
      * Campaign.
      */
@@ -2461,6 +2562,10 @@ export type MessageView = {
      * The tenant's phone (outbound, once chosen) or the sender (inbound).
      */
     from?: string | null;
+    /**
+     * Attachments with signed links good for 7 days (`[]` when none).
+     */
+    media: Array<AttachmentView>;
     /**
      * Message id.
      */
@@ -2936,7 +3041,7 @@ export type SecretRotated = {
  */
 export type SendBody = {
     /**
-     * Text, 1–10,000 characters. Exactly one of `body` and `template`.
+     * Text, 1–10,000 characters. At most one of `body` and `template`; one of them or `media`.
      */
     body?: string | null;
     /**
@@ -2953,6 +3058,10 @@ export type SendBody = {
      * One of the tenant's phones (E.164): the message goes through it only.
      */
     from?: string | null;
+    /**
+     * 1–10 attachments: ids from `POST /v1/media`, in the order they go out.
+     */
+    media?: Array<string> | null;
     /**
      * Up to 20 string values of the tenant's own (keys 1–40 of `[A-Za-z0-9_.-]`, values up to
      * 500 characters), echoed in the record and every event about the message.
@@ -4235,6 +4344,109 @@ export type PhoneAgentMeResponses = {
 };
 
 export type PhoneAgentMeResponse = PhoneAgentMeResponses[keyof PhoneAgentMeResponses];
+
+export type PhoneAgentPhoneUploadData = {
+    /**
+     * The file's bytes, of a type `POST /v1/media` takes.
+     */
+    body: FileBytes;
+    path?: never;
+    query?: {
+        /**
+         * the file's name, 1–255 characters, no `/`
+         */
+        filename?: string;
+    };
+    url: '/phone/v1/media';
+};
+
+export type PhoneAgentPhoneUploadErrors = {
+    /**
+     * `INVALID_MEDIA` (type, bytes), `VALIDATION_ERROR` (filename)
+     */
+    400: ErrorBody;
+    /**
+     * INVALID_API_KEY: the key or token is missing, malformed or revoked, or a JWT was refused
+     */
+    401: ErrorBody;
+    /**
+     * REQUEST_TIMEOUT: the body did not arrive within 10 s
+     */
+    408: ErrorBody;
+    /**
+     * `LIMIT_REACHED`: the account's media bound
+     */
+    409: ErrorBody;
+    /**
+     * `PAYLOAD_TOO_LARGE`: over the node's limit
+     */
+    413: ErrorBody;
+    /**
+     * INTERNAL_ERROR: a bug; details are in the server's log
+     */
+    500: ErrorBody;
+    /**
+     * STORAGE_UNAVAILABLE: the disk is full or failing (with `Retry-After`)
+     */
+    503: ErrorBody;
+};
+
+export type PhoneAgentPhoneUploadError = PhoneAgentPhoneUploadErrors[keyof PhoneAgentPhoneUploadErrors];
+
+export type PhoneAgentPhoneUploadResponses = {
+    /**
+     * Created
+     */
+    201: DataBodyMediaUploaded;
+};
+
+export type PhoneAgentPhoneUploadResponse = PhoneAgentPhoneUploadResponses[keyof PhoneAgentPhoneUploadResponses];
+
+export type PhoneAgentPhoneContentData = {
+    body?: never;
+    path: {
+        /**
+         * media id
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/phone/v1/media/{id}';
+};
+
+export type PhoneAgentPhoneContentErrors = {
+    /**
+     * VALIDATION_ERROR: a field, parameter or the body is invalid (the text names it)
+     */
+    400: ErrorBody;
+    /**
+     * INVALID_API_KEY: the key or token is missing, malformed or revoked, or a JWT was refused
+     */
+    401: ErrorBody;
+    /**
+     * no such media among this phone's jobs and uploads; NOT_FOUND: no such record in this account (ids of other tenants included)
+     */
+    404: ErrorBody;
+    /**
+     * INTERNAL_ERROR: a bug; details are in the server's log
+     */
+    500: ErrorBody;
+    /**
+     * STORAGE_UNAVAILABLE: the disk is full or failing (with `Retry-After`)
+     */
+    503: ErrorBody;
+};
+
+export type PhoneAgentPhoneContentError = PhoneAgentPhoneContentErrors[keyof PhoneAgentPhoneContentErrors];
+
+export type PhoneAgentPhoneContentResponses = {
+    /**
+     * The bytes, as `Content-Type`; `ETag` is their SHA-256.
+     */
+    200: FileBytes;
+};
+
+export type PhoneAgentPhoneContentResponse = PhoneAgentPhoneContentResponses[keyof PhoneAgentPhoneContentResponses];
 
 export type PhoneAgentStatusData = {
     body: StatusBody;

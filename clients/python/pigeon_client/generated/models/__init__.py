@@ -2,6 +2,7 @@
 
 from .accepted import Accepted
 from .agent_phone import AgentPhone
+from .attachment_view import AttachmentView
 from .attempt_view import AttemptView
 from .campaign_view import CampaignView
 from .campaign_view_audience import CampaignViewAudience
@@ -48,6 +49,8 @@ from .data_body_key_active import DataBodyKeyActive
 from .data_body_key_active_data import DataBodyKeyActiveData
 from .data_body_key_created import DataBodyKeyCreated
 from .data_body_key_created_data import DataBodyKeyCreatedData
+from .data_body_media_uploaded import DataBodyMediaUploaded
+from .data_body_media_uploaded_data import DataBodyMediaUploadedData
 from .data_body_media_view import DataBodyMediaView
 from .data_body_media_view_data import DataBodyMediaViewData
 from .data_body_message_view import DataBodyMessageView
@@ -105,6 +108,7 @@ from .failure_scope import FailureScope
 from .inbound_body import InboundBody
 from .job_channel import JobChannel
 from .job_kind import JobKind
+from .job_media import JobMedia
 from .job_view import JobView
 from .key_active import KeyActive
 from .key_created import KeyCreated
@@ -134,6 +138,7 @@ from .list_body_tenant_view import ListBodyTenantView
 from .list_body_tenant_view_data_item import ListBodyTenantViewDataItem
 from .list_body_webhook_item import ListBodyWebhookItem
 from .list_body_webhook_item_data_item import ListBodyWebhookItemDataItem
+from .media_uploaded import MediaUploaded
 from .media_view import MediaView
 from .message_view import MessageView
 from .message_view_metadata import MessageViewMetadata
@@ -180,6 +185,7 @@ from .webhook_item import WebhookItem
 __all__ = (
     "Accepted",
     "AgentPhone",
+    "AttachmentView",
     "AttemptView",
     "CampaignView",
     "CampaignViewAudience",
@@ -226,6 +232,8 @@ __all__ = (
     "DataBodyKeyActiveData",
     "DataBodyKeyCreated",
     "DataBodyKeyCreatedData",
+    "DataBodyMediaUploaded",
+    "DataBodyMediaUploadedData",
     "DataBodyMediaView",
     "DataBodyMediaViewData",
     "DataBodyMessageView",
@@ -283,6 +291,7 @@ __all__ = (
     "InboundBody",
     "JobChannel",
     "JobKind",
+    "JobMedia",
     "JobView",
     "KeyActive",
     "KeyCreated",
@@ -312,6 +321,7 @@ __all__ = (
     "ListBodyTenantViewDataItem",
     "ListBodyWebhookItem",
     "ListBodyWebhookItemDataItem",
+    "MediaUploaded",
     "MediaView",
     "MessageView",
     "MessageViewMetadata",

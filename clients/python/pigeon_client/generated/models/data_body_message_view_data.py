@@ -10,6 +10,7 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.attachment_view import AttachmentView
     from ..models.data_body_message_view_data_metadata import DataBodyMessageViewDataMetadata
 
 
@@ -21,15 +22,16 @@ class DataBodyMessageViewData:
     """A message record.
 
     Attributes:
-        body (str): Text.
         channel (str): Requested channel.
         created_at (datetime.datetime): Acceptance time.
         direction (str): `outbound` or `inbound`.
+        media (list[AttachmentView]): Attachments with signed links good for 7 days (`[]` when none).
         message_id (str): Message id.
         metadata (DataBodyMessageViewDataMetadata): The tenant's own values given at the send (`{}` when none).
         status (str): `queued`, `sending`, `sent`, `delivered`, `read`, `failed`, `cancelled` or (inbound) `received`.
         test (bool): Sent with a test key.
         to (str): Recipient (outbound) or the tenant's phone (inbound).
+        body (None | str | Unset): Text; `null` for a media-only message.
         campaign_id (None | str | Unset): Campaign.
         channel_used (None | str | Unset): Channel the phone used.
         delivered_at (datetime.datetime | None | Unset): Delivered.
@@ -47,15 +49,16 @@ class DataBodyMessageViewData:
         template (None | str | Unset): Template used.
     """
 
-    body: str
     channel: str
     created_at: datetime.datetime
     direction: str
+    media: list[AttachmentView]
     message_id: str
     metadata: DataBodyMessageViewDataMetadata
     status: str
     test: bool
     to: str
+    body: None | str | Unset = UNSET
     campaign_id: None | str | Unset = UNSET
     channel_used: None | str | Unset = UNSET
     delivered_at: datetime.datetime | None | Unset = UNSET
@@ -72,13 +75,16 @@ class DataBodyMessageViewData:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        body = self.body
-
         channel = self.channel
 
         created_at = self.created_at.isoformat()
 
         direction = self.direction
+
+        media = []
+        for media_item_data in self.media:
+            media_item = media_item_data.to_dict()
+            media.append(media_item)
 
         message_id = self.message_id
 
@@ -89,6 +95,12 @@ class DataBodyMessageViewData:
         test = self.test
 
         to = self.to
+
+        body: None | str | Unset
+        if isinstance(self.body, Unset):
+            body = UNSET
+        else:
+            body = self.body
 
         campaign_id: None | str | Unset
         if isinstance(self.campaign_id, Unset):
@@ -184,10 +196,10 @@ class DataBodyMessageViewData:
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
-                "body": body,
                 "channel": channel,
                 "created_at": created_at,
                 "direction": direction,
+                "media": media,
                 "message_id": message_id,
                 "metadata": metadata,
                 "status": status,
@@ -195,6 +207,8 @@ class DataBodyMessageViewData:
                 "to": to,
             }
         )
+        if body is not UNSET:
+            field_dict["body"] = body
         if campaign_id is not UNSET:
             field_dict["campaign_id"] = campaign_id
         if channel_used is not UNSET:
@@ -226,16 +240,22 @@ class DataBodyMessageViewData:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.attachment_view import AttachmentView  # noqa: PLC0415
         from ..models.data_body_message_view_data_metadata import DataBodyMessageViewDataMetadata  # noqa: PLC0415
 
         d = dict(src_dict)
-        body = d.pop("body")
-
         channel = d.pop("channel")
 
         created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
 
         direction = d.pop("direction")
+
+        media = []
+        _media = d.pop("media")
+        for media_item_data in _media:
+            media_item = AttachmentView.from_dict(media_item_data)
+
+            media.append(media_item)
 
         message_id = d.pop("message_id")
 
@@ -246,6 +266,15 @@ class DataBodyMessageViewData:
         test = d.pop("test")
 
         to = d.pop("to")
+
+        def _parse_body(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        body = _parse_body(d.pop("body", UNSET))
 
         def _parse_campaign_id(data: object) -> None | str | Unset:
             if data is None:
@@ -413,15 +442,16 @@ class DataBodyMessageViewData:
         template = _parse_template(d.pop("template", UNSET))
 
         data_body_message_view_data = cls(
-            body=body,
             channel=channel,
             created_at=created_at,
             direction=direction,
+            media=media,
             message_id=message_id,
             metadata=metadata,
             status=status,
             test=test,
             to=to,
+            body=body,
             campaign_id=campaign_id,
             channel_used=channel_used,
             delivered_at=delivered_at,

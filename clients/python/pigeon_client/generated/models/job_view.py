@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
@@ -10,27 +10,36 @@ from ..models.job_channel import JobChannel
 from ..models.job_kind import JobKind
 from ..types import UNSET, Unset
 
+if TYPE_CHECKING:
+    from ..models.job_media import JobMedia
+
+
 T = TypeVar("T", bound="JobView")
 
 
 @_attrs_define
 class JobView:
-    """A job as the agent gets it: `send` (`message_id`, `to`, `body`, `channel`) or `detect` (`phone`).
+    """A job as the agent gets it: `send` (`message_id`, `to`, `body`, `channel`, `media`) or
+    `detect` (`phone`).
 
-    Attributes:
-        job_id (str): Lease id (send: answer within 60 s or the job returns to the queue) or question id (detect).
-        kind (JobKind): What a job asks of the phone.
-        body (None | str | Unset): Send: text.
-        channel (JobChannel | None | Unset):
-        message_id (None | str | Unset): Send: message to send.
-        phone (None | str | Unset): Detect: the number to check for iMessage.
-        to (None | str | Unset): Send: recipient.
+        Attributes:
+            job_id (str): Lease id (send: answer within 60 s or the job returns to the queue) or question id (detect).
+            kind (JobKind): What a job asks of the phone.
+            body (None | str | Unset): Send: text; `null` for a media-only send.
+            channel (JobChannel | None | Unset):
+            media (list[JobMedia] | None | Unset): Send: the attachments to send after the text (`[]` for a text alone),
+                each fetched with
+                `GET /phone/v1/media/{media_id}` and checked against its `sha256`.
+            message_id (None | str | Unset): Send: message to send.
+            phone (None | str | Unset): Detect: the number to check for iMessage.
+            to (None | str | Unset): Send: recipient.
     """
 
     job_id: str
     kind: JobKind
     body: None | str | Unset = UNSET
     channel: JobChannel | None | Unset = UNSET
+    media: list[JobMedia] | None | Unset = UNSET
     message_id: None | str | Unset = UNSET
     phone: None | str | Unset = UNSET
     to: None | str | Unset = UNSET
@@ -54,6 +63,18 @@ class JobView:
             channel = self.channel.value
         else:
             channel = self.channel
+
+        media: list[dict[str, Any]] | None | Unset
+        if isinstance(self.media, Unset):
+            media = UNSET
+        elif isinstance(self.media, list):
+            media = []
+            for media_type_0_item_data in self.media:
+                media_type_0_item = media_type_0_item_data.to_dict()
+                media.append(media_type_0_item)
+
+        else:
+            media = self.media
 
         message_id: None | str | Unset
         if isinstance(self.message_id, Unset):
@@ -85,6 +106,8 @@ class JobView:
             field_dict["body"] = body
         if channel is not UNSET:
             field_dict["channel"] = channel
+        if media is not UNSET:
+            field_dict["media"] = media
         if message_id is not UNSET:
             field_dict["message_id"] = message_id
         if phone is not UNSET:
@@ -96,6 +119,8 @@ class JobView:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.job_media import JobMedia  # noqa: PLC0415
+
         d = dict(src_dict)
         job_id = d.pop("job_id")
 
@@ -126,6 +151,28 @@ class JobView:
             return cast(JobChannel | None | Unset, data)
 
         channel = _parse_channel(d.pop("channel", UNSET))
+
+        def _parse_media(data: object) -> list[JobMedia] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                media_type_0 = []
+                _media_type_0 = data
+                for media_type_0_item_data in _media_type_0:
+                    media_type_0_item = JobMedia.from_dict(media_type_0_item_data)
+
+                    media_type_0.append(media_type_0_item)
+
+                return media_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[JobMedia] | None | Unset, data)
+
+        media = _parse_media(d.pop("media", UNSET))
 
         def _parse_message_id(data: object) -> None | str | Unset:
             if data is None:
@@ -159,6 +206,7 @@ class JobView:
             kind=kind,
             body=body,
             channel=channel,
+            media=media,
             message_id=message_id,
             phone=phone,
             to=to,

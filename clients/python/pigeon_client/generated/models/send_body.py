@@ -22,10 +22,12 @@ class SendBody:
 
     Attributes:
         to (str): Recipient, E.164: `+` then 10 to 15 digits.
-        body (None | str | Unset): Text, 1–10,000 characters. Exactly one of `body` and `template`.
+        body (None | str | Unset): Text, 1–10,000 characters. At most one of `body` and `template`; one of them or
+            `media`.
         channel (RequestedChannel | Unset): The channels a send may ask for.
         data (None | SendBodyDataType0 | Unset): Template values (strings, numbers or booleans).
         from_ (None | str | Unset): One of the tenant's phones (E.164): the message goes through it only.
+        media (list[str] | None | Unset): 1–10 attachments: ids from `POST /v1/media`, in the order they go out.
         metadata (None | SendBodyMetadataType0 | Unset): Up to 20 string values of the tenant's own (keys 1–40 of
             `[A-Za-z0-9_.-]`, values up to
             500 characters), echoed in the record and every event about the message.
@@ -43,6 +45,7 @@ class SendBody:
     channel: RequestedChannel | Unset = UNSET
     data: None | SendBodyDataType0 | Unset = UNSET
     from_: None | str | Unset = UNSET
+    media: list[str] | None | Unset = UNSET
     metadata: None | SendBodyMetadataType0 | Unset = UNSET
     send_at: None | str | Unset = UNSET
     template: None | str | Unset = UNSET
@@ -77,6 +80,15 @@ class SendBody:
             from_ = UNSET
         else:
             from_ = self.from_
+
+        media: list[str] | None | Unset
+        if isinstance(self.media, Unset):
+            media = UNSET
+        elif isinstance(self.media, list):
+            media = self.media
+
+        else:
+            media = self.media
 
         metadata: dict[str, Any] | None | Unset
         if isinstance(self.metadata, Unset):
@@ -119,6 +131,8 @@ class SendBody:
             field_dict["data"] = data
         if from_ is not UNSET:
             field_dict["from"] = from_
+        if media is not UNSET:
+            field_dict["media"] = media
         if metadata is not UNSET:
             field_dict["metadata"] = metadata
         if send_at is not UNSET:
@@ -180,6 +194,23 @@ class SendBody:
 
         from_ = _parse_from_(d.pop("from", UNSET))
 
+        def _parse_media(data: object) -> list[str] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                media_type_0 = cast(list[str], data)
+
+                return media_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[str] | None | Unset, data)
+
+        media = _parse_media(d.pop("media", UNSET))
+
         def _parse_metadata(data: object) -> None | SendBodyMetadataType0 | Unset:
             if data is None:
                 return data
@@ -230,6 +261,7 @@ class SendBody:
             channel=channel,
             data=data,
             from_=from_,
+            media=media,
             metadata=metadata,
             send_at=send_at,
             template=template,

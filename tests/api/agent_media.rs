@@ -1,0 +1,106 @@
+//! `pigeon agent` with attachments: the real executable downloads each one with its token,
+//! checks it against the job's sha256, and hands the `command` connector local files in place
+//! of `{media}`; bytes that are not the job's are never sent; a connector that cannot send
+//! attachments fails the message and says why.
+
+use std::path::Path;
+
+use serde_json::json;
+
+use crate::agent_program::{dirs, shell_quote, tenant_with_agent_phone, wait_online, AgentProcess};
+use crate::helpers::*;
+use crate::media::{png, sha};
+
+/// A send command that keeps the body it was given in `out/body`, copies each file after it
+/// into `out/` under its own name, and writes how many there were to `out/count`.
+fn copying_command(out: &Path) -> String {
+    let script = r#"printf "%s" "$1" > "$0/body"; shift; for f in "$@"; do cp "$f" "$0/"; done; echo "$#" > "$0/count""#;
+    shell_quote(&["sh", "-c", script, out.to_str().unwrap(), "{body}", "{media}"])
+}
+
+async fn upload_as(app: &Api, key: &str, query: &str, ctype: &str, bytes: &[u8]) -> String {
+    let r = app.raw("POST", &format!("/v1/media{query}"), Some(key), ctype, bytes.to_vec()).await;
+    r.expect(201, None).data()["media_id"].as_str().unwrap().to_owned()
+}
+
+#[actix_web::test]
+async fn the_command_connector_gets_each_attachment_as_a_checked_local_file() {
+    let app = spawn_app().await;
+    let (t, _, token) = tenant_with_agent_phone(&app).await;
+    let (_d, out, state) = dirs();
+    let _agent = AgentProcess::start(
+        &app.api.base,
+        &token,
+        &state,
+        &["--connector", "command", "--send-command", &copying_command(&out)],
+    );
+    wait_online(&app, &t.live).await;
+    let photo = png(300_000, 6);
+    let pdf = b"%PDF-1.7\n1 0 obj << >> endobj\n%%EOF\n".to_vec();
+    let photo_id = upload_as(&app, &t.live, "?filename=cat.png", "image/png", &photo).await;
+    let pdf_id = upload_as(&app, &t.live, "", "application/pdf", &pdf).await;
+
+    let r =
+        app.send(&t.live, json!({"to": "+14155550100", "body": "look", "media": [photo_id, pdf_id]})).await;
+    let id = r.expect(202, None).data()["message_id"].as_str().unwrap().to_owned();
+    app.wait_status(&t.live, &id, "sent").await;
+    assert_eq!(std::fs::read_to_string(out.join("count")).unwrap().trim(), "2");
+    assert_eq!(std::fs::read_to_string(out.join("body")).unwrap(), "look");
+    assert!(std::fs::read(out.join("cat.png")).unwrap() == photo, "the photo arrives whole, under its name");
+    assert!(
+        std::fs::read(out.join(format!("{pdf_id}.pdf"))).unwrap() == pdf,
+        "no name: the id and the type's extension"
+    );
+
+    // Media alone: `{body}` is empty.
+    let r = app.send(&t.live, json!({"to": "+14155550100", "media": [pdf_id]})).await;
+    let id = r.expect(202, None).data()["message_id"].as_str().unwrap().to_owned();
+    app.wait_status(&t.live, &id, "sent").await;
+    assert_eq!(std::fs::read_to_string(out.join("body")).unwrap(), "");
+    assert_eq!(std::fs::read_to_string(out.join("count")).unwrap().trim(), "1");
+
+    // Bytes gone bad on the node's disk are refused by the agent and never reach the command.
+    if !on_postgres() {
+        let bad = png(5_000, 8);
+        let bad_id = upload_as(&app, &t.live, "?filename=rot.png", "image/png", &bad).await;
+        let file = app.data_dir().join("media").join(sha(&bad));
+        let mut perms = std::fs::metadata(&file).unwrap().permissions();
+        #[allow(clippy::permissions_set_readonly_false)]
+        perms.set_readonly(false);
+        std::fs::set_permissions(&file, perms).unwrap();
+        std::fs::write(&file, png(5_000, 10)).unwrap();
+        let r = app.send(&t.live, json!({"to": "+14155550100", "media": [bad_id]})).await;
+        let id = r.expect(202, None).data()["message_id"].as_str().unwrap().to_owned();
+        let m = app.wait_status(&t.live, &id, "failed").await;
+        assert!(m["failure_reason"].as_str().unwrap().contains("sha256"), "{m}");
+        assert!(!out.join("rot.png").exists(), "the command never saw it");
+    }
+}
+
+#[actix_web::test]
+async fn a_connector_that_cannot_send_attachments_fails_the_message_and_says_why() {
+    let app = spawn_app().await;
+    let (t, phone, token) = tenant_with_agent_phone(&app).await;
+    let (_d, out, state) = dirs();
+    let text_only =
+        shell_quote(&["sh", "-c", r#"printf "%s" "$1" > "$0/body""#, out.to_str().unwrap(), "{body}"]);
+    let _agent = AgentProcess::start(
+        &app.api.base,
+        &token,
+        &state,
+        &["--connector", "command", "--send-command", &text_only],
+    );
+    wait_online(&app, &t.live).await;
+    let media = upload_as(&app, &t.live, "", "image/png", &png(1_000, 1)).await;
+    let r = app.send(&t.live, json!({"to": "+14155550100", "body": "hi", "media": [media]})).await;
+    let id = r.expect(202, None).data()["message_id"].as_str().unwrap().to_owned();
+    let m = app.wait_status(&t.live, &id, "failed").await;
+    assert!(m["failure_reason"].as_str().unwrap().contains("{media}"), "{m}");
+    assert!(!out.join("body").exists(), "the text did not go without its attachment");
+    // Not the phone's fault: it stays enabled and sends the next text.
+    let p = app.call("GET", &format!("/admin/v1/phones?tenant_id={}", t.id), Some(ADMIN), None).await;
+    let p = p.expect(200, None).data()[0].clone();
+    assert_eq!((p["id"].as_str(), &p["enabled"]), (Some(phone.as_str()), &json!(true)), "{p}");
+    let id = app.send_ok(&t.live, "+14155550100").await;
+    app.wait_status(&t.live, &id, "sent").await;
+}
