@@ -59,9 +59,13 @@ struct InboundArgs {
     /// The sender, E.164.
     #[arg(long)]
     from: String,
-    /// The text.
-    #[arg(long)]
-    body: String,
+    /// The text (optional when `--media` gives a file).
+    #[arg(long, required_unless_present = "media")]
+    body: Option<String>,
+    /// A file received with the text, uploaded first; its type from its extension (`.jpg`,
+    /// `.png`, `.heic`, `.mov`, `.m4a`, `.pdf`, `.vcf`, …). Repeat for more, in order (up to 10).
+    #[arg(long, value_name = "FILE")]
+    media: Vec<PathBuf>,
     /// An id of the text, unique for this phone (the modem's or the phone's own): the node records
     /// a text with an id it has seen in the last 24 h once, so a retried call makes no duplicate.
     #[arg(long)]
@@ -204,13 +208,37 @@ fn messages_of(a: &RunArgs, journal: &Journal) -> Result<Messages, String> {
 }
 
 async fn inbound(a: InboundArgs) -> ExitCode {
-    match node_of(&a.node).inbound(&a.from, &a.body, a.id.as_deref()).await {
+    let node = node_of(&a.node);
+    let mut media = Vec::with_capacity(a.media.len());
+    for path in &a.media {
+        match upload(&node, path).await {
+            Ok(id) => media.push(id),
+            Err(e) => {
+                eprintln!("pigeon agent inbound: {}: {e}", path.display());
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    match node.inbound(&a.from, a.body.as_deref(), media, a.id.as_deref()).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("pigeon agent inbound: {e}");
             ExitCode::FAILURE
         }
     }
+}
+
+/// Uploads one received file under its own name; its media id.
+async fn upload(node: &Node, path: &Path) -> Result<String, String> {
+    let Some(content_type) = media::content_type_of(path) else {
+        return Err(
+            "not a type the node takes (by its extension: .jpg, .png, .heic, .mov, .m4a, .pdf, .vcf, …)"
+                .into(),
+        );
+    };
+    let name = path.file_name().and_then(|n| n.to_str()).ok_or("a file name that is not UTF-8")?;
+    let bytes = tokio::fs::read(path).await.map_err(|e| e.to_string())?;
+    node.upload(bytes, content_type, name).await.map_err(|e| e.to_string())
 }
 
 async fn serve(a: RunArgs) -> ExitCode {

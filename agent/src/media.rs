@@ -117,26 +117,35 @@ fn local_name(m: &JobMedia) -> String {
     }
 }
 
-/// The usual extension of each type the node takes.
+/// The types the node takes and their usual extensions, the first the one a file is named with.
+const TYPES: &[(&str, &[&str])] = &[
+    ("image/jpeg", &["jpg", "jpeg"]),
+    ("image/png", &["png"]),
+    ("image/gif", &["gif"]),
+    ("image/heic", &["heic"]),
+    ("image/heif", &["heif"]),
+    ("image/webp", &["webp"]),
+    ("video/mp4", &["mp4"]),
+    ("video/quicktime", &["mov", "qt"]),
+    ("audio/mp4", &["m4a"]),
+    ("audio/mpeg", &["mp3"]),
+    ("audio/x-caf", &["caf"]),
+    ("audio/aac", &["aac"]),
+    ("application/pdf", &["pdf"]),
+    ("text/vcard", &["vcf", "vcard"]),
+    ("text/plain", &["txt"]),
+];
+
+/// The usual extension of `content_type`.
 fn extension(content_type: &str) -> &'static str {
-    match content_type {
-        "image/jpeg" => "jpg",
-        "image/png" => "png",
-        "image/gif" => "gif",
-        "image/heic" => "heic",
-        "image/heif" => "heif",
-        "image/webp" => "webp",
-        "video/mp4" => "mp4",
-        "video/quicktime" => "mov",
-        "audio/mp4" => "m4a",
-        "audio/mpeg" => "mp3",
-        "audio/x-caf" => "caf",
-        "audio/aac" => "aac",
-        "application/pdf" => "pdf",
-        "text/vcard" => "vcf",
-        "text/plain" => "txt",
-        _ => "bin",
-    }
+    TYPES.iter().find(|(t, _)| *t == content_type).map_or("bin", |(_, e)| e[0])
+}
+
+/// The type of a file the phone received, by its extension (any case); `None` for one the node
+/// does not take.
+pub fn content_type_of(path: &Path) -> Option<&'static str> {
+    let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+    TYPES.iter().find(|(_, e)| e.contains(&ext.as_str())).map(|(t, _)| *t)
 }
 
 /// A file that hashes what is written to it.
@@ -181,6 +190,18 @@ mod tests {
         assert_eq!(local_name(&job(Some("cat photo.png"), "image/png")), "cat photo.png");
         for bad in [None, Some(""), Some(".."), Some("a\\b"), Some("../x")] {
             assert_eq!(local_name(&job(bad, "video/quicktime")), "01J0000000000000000000000A.mov", "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn a_received_files_type_comes_from_its_extension() {
+        assert_eq!(content_type_of(Path::new("/in/IMG_0001.JPEG")), Some("image/jpeg"));
+        assert_eq!(content_type_of(Path::new("card.vcf")), Some("text/vcard"));
+        assert_eq!(content_type_of(Path::new("memo.caf")), Some("audio/x-caf"));
+        assert_eq!(content_type_of(Path::new("setup.exe")), None);
+        assert_eq!(content_type_of(Path::new("README")), None);
+        for (t, _) in TYPES {
+            assert_eq!(content_type_of(Path::new(&format!("f.{}", extension(t)))), Some(*t), "{t}");
         }
     }
 }

@@ -75,8 +75,16 @@ impl Node {
 
     /// Forwards a text the phone received. `id` is the connector's own id for the text: the node
     /// records a repeat of it once, so a forward retried after a crash makes no duplicate.
-    pub async fn inbound(&self, from: &str, body: &str, id: Option<&str>) -> Result<(), NodeError> {
-        let b = InboundBody { from: from.to_owned(), body: Some(body.to_owned()), media: None };
+    /// `media` names files uploaded with [`Node::upload`] first.
+    pub async fn inbound(
+        &self,
+        from: &str,
+        body: Option<&str>,
+        media: Vec<String>,
+        id: Option<&str>,
+    ) -> Result<(), NodeError> {
+        let media = (!media.is_empty()).then_some(media);
+        let b = InboundBody { from: from.to_owned(), body: body.map(str::to_owned), media };
         self.call_keyed::<_, serde_json::Value>("POST", "/phone/v1/inbound", Some(&b), id).await.map(drop)
     }
 
@@ -120,6 +128,25 @@ impl Node {
                 .map_err(|e| NodeError::Transient(format!("cannot keep media {media_id}: {e}")))?;
         }
         Ok(got)
+    }
+
+    /// Uploads a file the phone received (`POST /phone/v1/media`); its media id.
+    pub async fn upload(
+        &self,
+        bytes: Vec<u8>,
+        content_type: &str,
+        filename: &str,
+    ) -> Result<String, NodeError> {
+        let query = serde_urlencoded::to_string([("filename", filename)]).unwrap_or_default();
+        let url = format!("{}/phone/v1/media?{query}", self.base);
+        let sent =
+            self.client.post(&url).insert_header(("content-type", content_type)).send_body(bytes).await;
+        let mut res = sent.map_err(|e| NodeError::Transient(format!("cannot reach {}: {e}", self.base)))?;
+        let bytes = res.body().limit(1 << 20).await.map_err(|e| {
+            NodeError::Transient(format!("{} answered {} and then failed: {e}", self.base, res.status()))
+        })?;
+        let up: pigeon_protocol::MediaUploaded = Self::data_of(&self.base, res.status(), &bytes)?;
+        Ok(up.media_id)
     }
 
     /// Tells the node the agent holds only `keep`: its other leases go back to the queue. How many did.
@@ -167,12 +194,17 @@ impl Node {
         let bytes = res.body().limit(16 << 20).await.map_err(|e| {
             NodeError::Transient(format!("{} answered {status} and then failed: {e}", self.base))
         })?;
-        if status.is_success() {
-            return serde_json::from_slice::<DataBody<T>>(&bytes).map(|d| d.data).map_err(|e| {
-                NodeError::Transient(format!("{} answered what the agent cannot read: {e}", self.base))
-            });
+        Self::data_of(&self.base, status, &bytes)
+    }
+
+    /// The `data` of a success, else what the failure means.
+    fn data_of<T: DeserializeOwned>(base: &str, status: StatusCode, bytes: &[u8]) -> Result<T, NodeError> {
+        if !status.is_success() {
+            return Err(Self::failure(base, status, bytes));
         }
-        Err(Self::failure(&self.base, status, &bytes))
+        serde_json::from_slice::<DataBody<T>>(bytes)
+            .map(|d| d.data)
+            .map_err(|e| NodeError::Transient(format!("{base} answered what the agent cannot read: {e}")))
     }
 
     /// What a failed answer means: the envelope's words, and whether trying again is worth it.

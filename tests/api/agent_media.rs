@@ -1,13 +1,16 @@
 //! `pigeon agent` with attachments: the real executable downloads each one with its token,
 //! checks it against the job's sha256, and hands the `command` connector local files in place
 //! of `{media}`; bytes that are not the job's are never sent; a connector that cannot send
-//! attachments fails the message and says why.
+//! attachments fails the message and says why; `pigeon agent inbound --media` forwards files a
+//! phone received, once however often it is retried.
 
 use std::path::Path;
 
 use serde_json::json;
 
-use crate::agent_program::{dirs, shell_quote, tenant_with_agent_phone, wait_online, AgentProcess};
+use crate::agent_program::{
+    agent_cli, dirs, shell_quote, tenant_with_agent_phone, wait_online, AgentProcess,
+};
 use crate::helpers::*;
 use crate::media::{png, sha};
 
@@ -103,4 +106,61 @@ async fn a_connector_that_cannot_send_attachments_fails_the_message_and_says_why
     assert_eq!((p["id"].as_str(), &p["enabled"]), (Some(phone.as_str()), &json!(true)), "{p}");
     let id = app.send_ok(&t.live, "+14155550100").await;
     app.wait_status(&t.live, &id, "sent").await;
+}
+
+#[actix_web::test]
+async fn inbound_with_media_uploads_each_file_and_a_retry_records_the_text_once() {
+    let app = spawn_app().await;
+    let (t, _, token) = tenant_with_agent_phone(&app).await;
+    let dir = tempfile::tempdir().unwrap();
+    let (photo, card) = (dir.path().join("IMG_0042.PNG"), dir.path().join("Ann.vcf"));
+    let photo_bytes = png(20_000, 12);
+    std::fs::write(&photo, &photo_bytes).unwrap();
+    std::fs::write(&card, "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Ann\r\nEND:VCARD\r\n").unwrap();
+    let base = app.api.base.clone();
+    let run = |extra: Vec<String>| {
+        let mut args =
+            vec!["inbound".to_owned(), "--server".into(), base.clone(), "--token".into(), token.clone()];
+        args.extend(["--from".to_owned(), "+14155550123".to_owned()]);
+        args.extend(extra);
+        actix_web::rt::task::spawn_blocking(move || agent_cli(args))
+    };
+    let files = |v: &[&Path]| {
+        v.iter().flat_map(|p| ["--media".to_owned(), p.display().to_string()]).collect::<Vec<_>>()
+    };
+
+    // Files alone, retried with the same id: one message, its files in order.
+    for _ in 0..2 {
+        let mut extra = files(&[&photo, &card]);
+        extra.extend(["--id".to_owned(), "mms-7".to_owned()]);
+        let (code, _, err) = run(extra).await.unwrap();
+        assert_eq!(code, Some(0), "{err}");
+    }
+    let r = app.call("GET", "/v1/messages?direction=inbound", Some(&t.live), None).await.expect(200, None);
+    let got = r.data().as_array().unwrap().clone();
+    assert_eq!(got.len(), 1, "a retried forward is the same text: {got:?}");
+    let m = &got[0];
+    assert_eq!(m["body"], serde_json::Value::Null);
+    let media: Vec<(&str, &str)> = m["media"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| (a["filename"].as_str().unwrap(), a["content_type"].as_str().unwrap()))
+        .collect();
+    assert_eq!(media, [("IMG_0042.PNG", "image/png"), ("Ann.vcf", "text/vcard")]);
+    let (status, body, _, _) =
+        crate::media::fetch(&app, &crate::media::link_path(m["media"][0]["url"].as_str().unwrap()), None)
+            .await;
+    assert!(status == 200 && body == photo_bytes);
+
+    // A file of a type the node does not take is refused before anything is sent.
+    let exe = dir.path().join("setup.exe");
+    std::fs::write(&exe, b"MZ").unwrap();
+    let mut extra = files(&[&exe]);
+    extra.extend(["--body".to_owned(), "x".to_owned()]);
+    let (code, _, err) = run(extra).await.unwrap();
+    assert_eq!(code, Some(1));
+    assert!(err.contains("setup.exe") && err.contains("extension"), "{err}");
+    let r = app.call("GET", "/v1/messages?direction=inbound", Some(&t.live), None).await.expect(200, None);
+    assert_eq!(r.data().as_array().unwrap().len(), 1);
 }

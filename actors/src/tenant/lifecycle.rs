@@ -182,9 +182,22 @@ impl Handler<Inbound> for TenantActor {
             let now = self.clock.now();
             // Keyed per phone, beside the tenant's send keys (and pruned with them after 24 h).
             let key = msg.key.as_ref().map(|k| format!("inbound:{}:{k}", phone.rec.id));
+            let media = msg
+                .media
+                .iter()
+                .enumerate()
+                .map(|(i, id)| match self.store.media().get(self.tenant.id, *id)? {
+                    Some(f) if f.phone_id == Some(phone.rec.id) => Ok(MediaRef::from(&f)),
+                    _ => Err(EngineError::InvalidMedia(format!(
+                        "media[{i}]: {id} is not an upload of this phone"
+                    ))),
+                })
+                .collect::<Result<Vec<_>, EngineError>>()?;
+            // The files by their bytes, not their ids: an agent retrying a forward uploads them
+            // again under new ids, and is the same text.
             let mut same = format!("{}\n{}", msg.from.as_str(), msg.body);
-            for id in &msg.media {
-                same.push_str(&format!("\nmedia {id}"));
+            for f in &media {
+                same.push_str(&format!("\nmedia {}", f.sha256));
             }
             let fingerprint = credentials::hash(&same);
             if let Some(key) = &key {
@@ -197,17 +210,6 @@ impl Handler<Inbound> for TenantActor {
                     }
                 }
             }
-            let media = msg
-                .media
-                .iter()
-                .enumerate()
-                .map(|(i, id)| match self.store.media().get(self.tenant.id, *id)? {
-                    Some(f) if f.phone_id == Some(phone.rec.id) => Ok(MediaRef::from(&f)),
-                    _ => Err(EngineError::InvalidMedia(format!(
-                        "media[{i}]: {id} is not an upload of this phone"
-                    ))),
-                })
-                .collect::<Result<Vec<_>, EngineError>>()?;
             let (to, body) = (phone.rec.number.clone(), msg.body);
             let m = MessageRecord {
                 media,

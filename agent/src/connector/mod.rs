@@ -47,7 +47,7 @@ pub(crate) async fn every<E: std::fmt::Display>(
 /// now, so the caller stops and tries again later. A text the node refuses for good (a sender
 /// that is not a phone number, say) is logged and counts as done.
 pub(crate) async fn forward(node: &Node, from: &str, text: &str, id: &str, rowid: i64) -> bool {
-    match node.inbound(from, text, Some(id)).await {
+    match node.inbound(from, Some(text), Vec::new(), Some(id)).await {
         Ok(()) => true,
         Err(NodeError::Refused { code, error, .. }) => {
             tracing::warn!(rowid, code = %code, error = %error, "the node refused a text received; skipped");
