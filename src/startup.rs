@@ -133,8 +133,10 @@ impl Application {
             settings.tls.is_some()
                 || settings.public_url.as_deref().is_some_and(|u| u.starts_with("https://")),
         ));
-        let media =
-            web::Data::new(crate::routes::media::MediaSettings { max_bytes: settings.media_max_bytes });
+        let media = web::Data::new(crate::routes::media::MediaSettings {
+            max_bytes: settings.media_max_bytes,
+            allow_private: settings.webhook_allow_private.clone(),
+        });
         let app = move || {
             App::new()
                 .app_data(data.clone())

@@ -26,6 +26,9 @@ use crate::limits::BODY_TIMEOUT;
 pub struct MediaSettings {
     /// The largest upload, bytes (`PIGEON_MEDIA_MAX_BYTES`).
     pub max_bytes: u64,
+    /// Which non-public addresses a send's `{"url"}` may be fetched from: the webhooks' rule
+    /// (`PIGEON_WEBHOOK_ALLOW_PRIVATE`).
+    pub allow_private: pigeon_actors::webhook::PrivateNetworks,
 }
 
 /// A media record.
@@ -95,47 +98,6 @@ pub fn attachments(media: &[MediaRef], engine: &Engine) -> Vec<AttachmentView> {
         .collect()
 }
 
-/// Most attachments a message may carry.
-const MAX_ATTACHMENTS: usize = 10;
-
-/// A send's `media`: 1–10 ids (`VALIDATION_ERROR` naming `media` else; an item that is not an id
-/// is `INVALID_MEDIA` naming it).
-pub(crate) fn media_ids(given: &[String]) -> Result<Vec<ulid::Ulid>, ApiError> {
-    if given.is_empty() || given.len() > MAX_ATTACHMENTS {
-        return Err(ApiError::Validation(format!(
-            "media: 1 to {MAX_ATTACHMENTS} media ids, got {}",
-            given.len()
-        )));
-    }
-    given
-        .iter()
-        .enumerate()
-        .map(|(i, id)| {
-            id.parse().map_err(|_| ApiError::InvalidMedia(format!("media[{i}]: {id:?} is not a media id")))
-        })
-        .collect()
-}
-
-/// The tenant's media records of `ids`, as a message holds them; an id the tenant has no media
-/// of (another tenant's included) is `INVALID_MEDIA` naming it.
-pub(crate) fn tenant_media(
-    engine: &Engine,
-    tenant: ulid::Ulid,
-    ids: Vec<ulid::Ulid>,
-) -> Result<Vec<MediaRef>, ApiError> {
-    let reads = engine.reads(tenant);
-    ids.into_iter()
-        .enumerate()
-        .map(|(i, id)| match reads.media(id) {
-            Ok(m) => Ok(MediaRef::from(&m)),
-            Err(EngineError::NotFound(_)) => Err(ApiError::InvalidMedia(format!(
-                "media[{i}]: no media {id} (upload it with POST /v1/media)"
-            ))),
-            Err(e) => Err(e.into()),
-        })
-        .collect()
-}
-
 /// The query of `POST /v1/media`.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -169,7 +131,8 @@ pub async fn upload(
 ) -> Result<HttpResponse, ApiError> {
     let (allowed, filename) = upload_head(&req)?;
     let room = tenant.handle.media_room().await?;
-    let kept = receive(engine.get_ref(), allowed, payload, settings.max_bytes, room, req.headers()).await?;
+    let kept = receive(engine.get_ref(), allowed, payload, settings.max_bytes, room, declared(req.headers()))
+        .await?;
     let m = tenant.handle.record_media(kept, allowed, filename, None).await?;
     Ok(reply(StatusCode::CREATED, MediaView::of(&m, &engine)))
 }
@@ -193,9 +156,15 @@ pub async fn phone_upload(
 ) -> Result<HttpResponse, ApiError> {
     let (allowed, filename) = upload_head(&req)?;
     let room = agent.media_room().await?;
-    let kept = receive(engine.get_ref(), allowed, payload, settings.max_bytes, room, req.headers()).await?;
+    let kept = receive(engine.get_ref(), allowed, payload, settings.max_bytes, room, declared(req.headers()))
+        .await?;
     let m = agent.record_media(kept, allowed, filename).await?;
     Ok(reply(StatusCode::CREATED, pigeon_protocol::MediaUploaded { media_id: m.id.to_string() }))
+}
+
+/// The `Content-Length` a sender declared.
+pub(crate) fn declared(headers: &header::HeaderMap) -> Option<u64> {
+    headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse().ok())
 }
 
 /// An upload's type (checked against the allow-list) and `?filename=`.
@@ -209,7 +178,7 @@ fn upload_head(req: &HttpRequest) -> Result<(&'static str, Option<String>), ApiE
 }
 
 /// 1–255 characters, none of them a path separator or a control character.
-fn check_filename(name: String) -> Result<String, ApiError> {
+pub(crate) fn check_filename(name: String) -> Result<String, ApiError> {
     let ok = (1..=255).contains(&name.chars().count())
         && !name.chars().any(|c| c == '/' || c == '\\' || c.is_control())
         && name != "."
@@ -224,16 +193,17 @@ fn check_filename(name: String) -> Result<String, ApiError> {
 /// Streams an upload into the store: each chunk goes to a spool file on a blocking thread as it
 /// arrives; the first bytes are checked against `allowed`, the count against `max` and the
 /// tenant's `room`, and the first broken rule ends the upload with its answer, leaving nothing.
+/// `length` is what the sender declared (`Content-Length`), refused before a byte is read when
+/// it breaks a rule.
 pub async fn receive(
     engine: &Engine,
     allowed: &'static str,
-    mut payload: web::Payload,
+    payload: impl futures_util::Stream<Item = Result<Bytes, actix_web::error::PayloadError>>,
     max: u64,
     room: Option<u64>,
-    headers: &header::HeaderMap,
+    length: Option<u64>,
 ) -> Result<Kept, ApiError> {
-    let length: Option<u64> =
-        headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse().ok());
+    let mut payload = std::pin::pin!(payload);
     let refuse = |n: u64| {
         if n > max {
             Some(ApiError::MediaTooLarge(max))

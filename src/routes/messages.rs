@@ -122,10 +122,11 @@ pub struct SendBody {
     #[serde(default)]
     #[schema(min_length = 1, max_length = 10000)]
     pub body: Option<String>,
-    /// 1–10 attachments: ids from `POST /v1/media`, in the order they go out.
+    /// 1–10 attachments, in the order they go out: ids from `POST /v1/media`, or
+    /// `{"url": "https://…"}` for a file the node fetches before it answers.
     #[serde(default)]
     #[schema(min_items = 1, max_items = 10)]
-    pub media: Option<Vec<String>>,
+    pub media: Option<Vec<super::send_media::MediaItem>>,
     /// A template's name or id; its `{{ variables }}` come from `data`, then the recipient
     /// contact's attributes.
     #[serde(default)]
@@ -287,7 +288,7 @@ fn validate(
     tenant: ulid::Ulid,
     b: SendBody,
     idempotency_key: Option<String>,
-) -> Result<SendRequest, ApiError> {
+) -> Result<(SendRequest, super::send_media::ToFetch), ApiError> {
     match (&b.body, &b.template) {
         (Some(_), Some(_)) => {
             return Err(ApiError::Validation("body: give either body or template, not both".into()))
@@ -331,7 +332,7 @@ fn validate(
     })?;
     let channel = b.channel.into();
     let send_at = b.send_at.as_deref().map(|s| parse_send_at(s, engine.clock().now())).transpose()?;
-    let ids = b.media.map(|ids| super::media::media_ids(&ids)).transpose()?;
+    let wanted = b.media.map(super::send_media::check_items).transpose()?;
     let (body, template) = match (b.body, b.template) {
         (Some(body), _) => (body, None),
         (None, Some(t)) => {
@@ -341,9 +342,10 @@ fn validate(
         }
         (None, None) => (String::new(), None),
     };
-    // After the template, before the idempotency key (DESIGN "Attachments").
-    let media = super::media::tenant_media(engine, tenant, ids.unwrap_or_default())?;
-    Ok(SendRequest {
+    // After the template, before the idempotency key (DESIGN "Attachments"); URLs are fetched
+    // once all of this holds.
+    let (media, urls) = super::send_media::resolve_ids(engine, tenant, wanted.unwrap_or_default())?;
+    let req = SendRequest {
         to,
         channel,
         body,
@@ -356,7 +358,8 @@ fn validate(
         metadata,
         valid_for,
         media,
-    })
+    };
+    Ok((req, urls))
 }
 
 /// The `Idempotency-Key` header: 1–255 visible ASCII characters.
@@ -376,13 +379,14 @@ pub(crate) fn idempotency_key(req: &actix_web::HttpRequest) -> Result<Option<Str
         description = "Makes a retry safe: a repeat of the same request within 24 h answers the first 202")),
     request_body = SendBody,
     responses((status = 202, body = DataBody<Accepted>),
-        (status = 400, description = "VALIDATION_ERROR, INVALID_PHONE_NUMBER, INVALID_TEMPLATE, MISSING_TEMPLATE_VAR, RECIPIENT_OPTED_OUT", body = ErrorBody),
+        (status = 400, description = "VALIDATION_ERROR, INVALID_PHONE_NUMBER, INVALID_TEMPLATE, MISSING_TEMPLATE_VAR, INVALID_MEDIA, RECIPIENT_OPTED_OUT", body = ErrorBody),
         (status = 409, description = "IDEMPOTENCY_KEY_REUSED", body = ErrorBody),
         (status = 429, description = "RATE_LIMIT_EXCEEDED, QUOTA_EXCEEDED, NEW_CONTACT_LIMIT", body = ErrorBody),
         (status = 503, description = "NO_PHONE_AVAILABLE: every phone is offline or at its daily limit; OVERLOADED: the node is taking all the sends it can (with `Retry-After`: retry with backoff)", body = ErrorBody)))]
 pub async fn send(
     mut admitted: crate::server::overload::Admitted,
     engine: web::Data<Engine>,
+    media: web::Data<super::media::MediaSettings>,
     http: actix_web::HttpRequest,
     body: Result<Json<SendBody>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
@@ -400,6 +404,12 @@ pub async fn send(
         let idem = idempotency_key(&http)?;
         validate(&engine, key.tenant_id, body, idem)
     });
+    let valid = match valid {
+        Ok((req, urls)) if !urls.is_empty() => {
+            super::send_media::fetch_into(&engine, &media, req, key.tenant_id, urls).await
+        }
+        v => v.map(|(req, _)| req),
+    };
     let (req, invalid) = match valid {
         Ok(req) => (Some(req), None),
         Err(e) => (None, Some(e)),

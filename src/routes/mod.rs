@@ -24,6 +24,7 @@ pub mod messages;
 pub mod opt_outs;
 pub mod phones;
 pub mod query;
+pub mod send_media;
 pub mod settings;
 pub mod templates;
 pub mod webhooks;

@@ -341,7 +341,7 @@ pub async fn inbound(
     let key = super::messages::idempotency_key(&http)?;
     let from = PhoneNumber::parse(&b.from)
         .ok_or_else(|| ApiError::InvalidPhoneNumber(format!("from: {:?} is not E.164", b.from)))?;
-    let media = b.media.as_deref().map(super::media::media_ids).transpose()?.unwrap_or_default();
+    let media = b.media.as_deref().map(super::send_media::media_ids).transpose()?.unwrap_or_default();
     let body = match b.body {
         Some(body) if body.chars().count() > super::messages::MAX_BODY_CHARS => {
             return Err(ApiError::Validation("body: at most 10000 characters".into()))

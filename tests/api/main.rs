@@ -29,6 +29,7 @@ mod keys;
 mod life;
 mod limits;
 mod media;
+mod media_fetch;
 mod media_sends;
 mod messages;
 mod metrics;

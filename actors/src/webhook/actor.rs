@@ -7,7 +7,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use actix::prelude::*;
-use actix_tls::connect::Resolver;
 use chrono::{DateTime, Utc};
 use futures_util::future::LocalBoxFuture;
 use pigeon_storage::model::{Attempt, DeliveryRecord, DeliveryState, WebhookRecord};
@@ -17,7 +16,7 @@ use ulid::Ulid;
 use super::signature::{
     sign, standard_sign, ID_HEADER, SIGNATURE_HEADER, STANDARD_SIGNATURE_HEADER, TIMESTAMP_HEADER,
 };
-use super::vet::{PrivateNetworks, VettedResolver, PRIVATE_REFUSED};
+use super::vet::{PrivateNetworks, PRIVATE_REFUSED};
 use super::{Outcomes, ATTEMPT_TIMEOUT, BACKOFF};
 use crate::clock::SharedClock;
 use crate::error::Missing;
@@ -312,18 +311,7 @@ impl Actor for WebhookActor {
     type Context = Context<Self>;
 
     fn started(&mut self, ctx: &mut Self::Context) {
-        let connector = awc::Connector::new()
-            .connector(
-                actix_tls::connect::Connector::new(Resolver::custom(VettedResolver {
-                    allowed: self.allowed.clone(),
-                }))
-                .service(),
-            )
-            .rustls_0_23(pigeon_protocol::tls::client_config())
-            .timeout(ATTEMPT_TIMEOUT);
-        self.client = Some(
-            awc::Client::builder().connector(connector).disable_redirects().timeout(ATTEMPT_TIMEOUT).finish(),
-        );
+        self.client = Some(super::vet::vetted_client(self.allowed.clone(), ATTEMPT_TIMEOUT));
         ctx.run_interval(TICK, |act, ctx| act.tick(ctx));
     }
 }

@@ -29,7 +29,7 @@ pub(crate) use outbox::{count_fate, write_with_events, Outbox};
 pub use signature::{
     sign, standard_sign, ID_HEADER, SIGNATURE_HEADER, STANDARD_SIGNATURE_HEADER, TIMESTAMP_HEADER,
 };
-pub use vet::{check_url, is_public, Cidr, PrivateNetworks};
+pub use vet::{check_url, is_public, vetted_client, Cidr, PrivateNetworks, PRIVATE_REFUSED};
 
 /// Attempt outcomes since the node started, by kind (`success`, `http_error`, `timeout`, …), for
 /// the operator's Node page; `/metrics` counts the same as `pigeon_webhook_attempts_total`.

@@ -217,6 +217,18 @@ async fn resolve(host: &str, port: u16) -> std::io::Result<Vec<SocketAddr>> {
     Ok(tokio::net::lookup_host((bare, port)).await?.collect())
 }
 
+/// A client that dials only what `allowed` lets a webhook reach, whatever the name resolves to
+/// when it connects, follows no redirect, and gives up after `timeout`: for webhook deliveries,
+/// and for media a send names by URL.
+pub fn vetted_client(allowed: PrivateNetworks, timeout: std::time::Duration) -> awc::Client {
+    let resolver = actix_tls::connect::Resolver::custom(VettedResolver { allowed });
+    let connector = awc::Connector::new()
+        .connector(actix_tls::connect::Connector::new(resolver).service())
+        .rustls_0_23(pigeon_protocol::tls::client_config())
+        .timeout(timeout);
+    awc::Client::builder().connector(connector).disable_redirects().timeout(timeout).finish()
+}
+
 /// The resolver every delivery connection uses: only public addresses are ever dialled.
 pub(crate) struct VettedResolver {
     pub(crate) allowed: PrivateNetworks,
@@ -239,7 +251,8 @@ impl Resolve for VettedResolver {
     }
 }
 
-pub(crate) const PRIVATE_REFUSED: &str = "refused_private_address";
+/// What the vetted resolver answers for a host it will not dial.
+pub const PRIVATE_REFUSED: &str = "refused_private_address";
 
 #[cfg(test)]
 mod tests {

@@ -2388,6 +2388,15 @@ export type ListBodyWebhookItem = {
     next_cursor?: string | null;
 };
 /**
+ * One of a send's attachments.
+ */
+export type MediaItem = string | {
+    /**
+     * `http://` or `https://`, at most 2,048 characters, reachable as a webhook's would be.
+     */
+    url: string;
+};
+/**
  * The answer to a phone's upload (`POST /phone/v1/media`): the id to name in its inbound text.
  */
 export type MediaUploaded = {
@@ -2955,9 +2964,10 @@ export type SendBody = {
      */
     from?: string | null;
     /**
-     * 1–10 attachments: ids from `POST /v1/media`, in the order they go out.
+     * 1–10 attachments, in the order they go out: ids from `POST /v1/media`, or
+     * `{"url": "https://…"}` for a file the node fetches before it answers.
      */
-    media?: Array<string> | null;
+    media?: Array<MediaItem> | null;
     /**
      * Up to 20 string values of the tenant's own (keys 1–40 of `[A-Za-z0-9_.-]`, values up to
      * 500 characters), echoed in the record and every event about the message.
@@ -5342,7 +5352,7 @@ export type MessagesSendData = {
 };
 export type MessagesSendErrors = {
     /**
-     * VALIDATION_ERROR, INVALID_PHONE_NUMBER, INVALID_TEMPLATE, MISSING_TEMPLATE_VAR, RECIPIENT_OPTED_OUT
+     * VALIDATION_ERROR, INVALID_PHONE_NUMBER, INVALID_TEMPLATE, MISSING_TEMPLATE_VAR, INVALID_MEDIA, RECIPIENT_OPTED_OUT
      */
     400: ErrorBody;
     /**

@@ -138,6 +138,7 @@ from .list_body_tenant_view import ListBodyTenantView
 from .list_body_tenant_view_data_item import ListBodyTenantViewDataItem
 from .list_body_webhook_item import ListBodyWebhookItem
 from .list_body_webhook_item_data_item import ListBodyWebhookItemDataItem
+from .media_item_type_1 import MediaItemType1
 from .media_uploaded import MediaUploaded
 from .media_view import MediaView
 from .message_view import MessageView
@@ -321,6 +322,7 @@ __all__ = (
     "ListBodyTenantViewDataItem",
     "ListBodyWebhookItem",
     "ListBodyWebhookItemDataItem",
+    "MediaItemType1",
     "MediaUploaded",
     "MediaView",
     "MessageView",

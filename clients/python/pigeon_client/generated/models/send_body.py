@@ -9,6 +9,7 @@ from ..models.requested_channel import RequestedChannel
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.media_item_type_1 import MediaItemType1
     from ..models.send_body_data_type_0 import SendBodyDataType0
     from ..models.send_body_metadata_type_0 import SendBodyMetadataType0
 
@@ -27,7 +28,9 @@ class SendBody:
         channel (RequestedChannel | Unset): The channels a send may ask for.
         data (None | SendBodyDataType0 | Unset): Template values (strings, numbers or booleans).
         from_ (None | str | Unset): One of the tenant's phones (E.164): the message goes through it only.
-        media (list[str] | None | Unset): 1–10 attachments: ids from `POST /v1/media`, in the order they go out.
+        media (list[MediaItemType1 | str] | None | Unset): 1–10 attachments, in the order they go out: ids from `POST
+            /v1/media`, or
+            `{"url": "https://…"}` for a file the node fetches before it answers.
         metadata (None | SendBodyMetadataType0 | Unset): Up to 20 string values of the tenant's own (keys 1–40 of
             `[A-Za-z0-9_.-]`, values up to
             500 characters), echoed in the record and every event about the message.
@@ -45,13 +48,14 @@ class SendBody:
     channel: RequestedChannel | Unset = UNSET
     data: None | SendBodyDataType0 | Unset = UNSET
     from_: None | str | Unset = UNSET
-    media: list[str] | None | Unset = UNSET
+    media: list[MediaItemType1 | str] | None | Unset = UNSET
     metadata: None | SendBodyMetadataType0 | Unset = UNSET
     send_at: None | str | Unset = UNSET
     template: None | str | Unset = UNSET
     valid_for: int | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.media_item_type_1 import MediaItemType1  # noqa: PLC0415
         from ..models.send_body_data_type_0 import SendBodyDataType0  # noqa: PLC0415
         from ..models.send_body_metadata_type_0 import SendBodyMetadataType0  # noqa: PLC0415
 
@@ -81,11 +85,18 @@ class SendBody:
         else:
             from_ = self.from_
 
-        media: list[str] | None | Unset
+        media: list[dict[str, Any] | str] | None | Unset
         if isinstance(self.media, Unset):
             media = UNSET
         elif isinstance(self.media, list):
-            media = self.media
+            media = []
+            for media_type_0_item_data in self.media:
+                media_type_0_item: dict[str, Any] | str
+                if isinstance(media_type_0_item_data, MediaItemType1):
+                    media_type_0_item = media_type_0_item_data.to_dict()
+                else:
+                    media_type_0_item = media_type_0_item_data
+                media.append(media_type_0_item)
 
         else:
             media = self.media
@@ -146,6 +157,7 @@ class SendBody:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.media_item_type_1 import MediaItemType1  # noqa: PLC0415
         from ..models.send_body_data_type_0 import SendBodyDataType0  # noqa: PLC0415
         from ..models.send_body_metadata_type_0 import SendBodyMetadataType0  # noqa: PLC0415
 
@@ -194,7 +206,7 @@ class SendBody:
 
         from_ = _parse_from_(d.pop("from", UNSET))
 
-        def _parse_media(data: object) -> list[str] | None | Unset:
+        def _parse_media(data: object) -> list[MediaItemType1 | str] | None | Unset:
             if data is None:
                 return data
             if isinstance(data, Unset):
@@ -202,12 +214,29 @@ class SendBody:
             try:
                 if not isinstance(data, list):
                     raise TypeError()
-                media_type_0 = cast(list[str], data)
+                media_type_0 = []
+                _media_type_0 = data
+                for media_type_0_item_data in _media_type_0:
+
+                    def _parse_media_type_0_item(data: object) -> MediaItemType1 | str:
+                        try:
+                            if not isinstance(data, dict):
+                                raise TypeError()
+                            componentsschemas_media_item_type_1 = MediaItemType1.from_dict(data)
+
+                            return componentsschemas_media_item_type_1
+                        except (TypeError, ValueError, AttributeError, KeyError):
+                            pass
+                        return cast(MediaItemType1 | str, data)
+
+                    media_type_0_item = _parse_media_type_0_item(media_type_0_item_data)
+
+                    media_type_0.append(media_type_0_item)
 
                 return media_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(list[str] | None | Unset, data)
+            return cast(list[MediaItemType1 | str] | None | Unset, data)
 
         media = _parse_media(d.pop("media", UNSET))
 
