@@ -59,6 +59,11 @@ pub struct CreateCampaign {
     /// every contact at launch.
     #[serde(default)]
     pub all_contacts: Option<bool>,
+    /// 1–10 attachments every message carries, as on a send: media ids, or `{"url"}`s fetched
+    /// once, when the campaign is created.
+    #[serde(default)]
+    #[schema(min_items = 1, max_items = 10)]
+    pub media: Option<Vec<super::send_media::MediaItem>>,
 }
 
 /// Counts of a campaign's messages by status.
@@ -105,6 +110,8 @@ pub struct CampaignView {
     pub metadata: BTreeMap<String, String>,
     /// Each message's `valid_for`, seconds.
     pub valid_for: Option<u32>,
+    /// Attachments of every message, links signed now (`[]` when none).
+    pub media: Vec<super::media::AttachmentView>,
     /// `{contact_ids: [...]}`, `{phones: [...]}` or `"all_contacts"`.
     #[schema(value_type = Object)]
     pub audience: Audience,
@@ -127,7 +134,7 @@ pub struct CampaignView {
     pub finished_at: Option<DateTime<Utc>>,
 }
 
-fn view(reads: &TenantReads, c: CampaignRecord) -> Result<CampaignView, ApiError> {
+fn view(engine: &Engine, reads: &TenantReads, c: CampaignRecord) -> Result<CampaignView, ApiError> {
     let mut counts = Counts::default();
     for (status, n) in reads.campaign_counts(c.id)? {
         match status {
@@ -151,6 +158,7 @@ fn view(reads: &TenantReads, c: CampaignRecord) -> Result<CampaignView, ApiError
         channel: c.channel,
         metadata: c.metadata,
         valid_for: c.valid_for,
+        media: super::media::attachments(&c.media, engine),
         audience: c.audience,
         total: c.total,
         processed: c.processed,
@@ -174,6 +182,7 @@ fn campaign_id(s: &str) -> Result<ulid::Ulid, ApiError> {
 pub async fn create(
     tenant: Tenant,
     engine: web::Data<Engine>,
+    settings: web::Data<super::media::MediaSettings>,
     body: Result<Json<CreateCampaign>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let Json(b) = body?;
@@ -184,8 +193,11 @@ pub async fn create(
     let metadata = super::messages::parse_metadata(b.metadata)?;
     let valid_for = super::messages::check_valid_for(b.valid_for)?;
     match (&b.body, &b.template) {
-        (Some(_), Some(_)) | (None, None) => {
-            return Err(ApiError::Validation("body: give exactly one of body or template".into()))
+        (Some(_), Some(_)) => {
+            return Err(ApiError::Validation("body: give either body or template, not both".into()))
+        }
+        (None, None) if b.media.is_none() => {
+            return Err(ApiError::Validation("body: required (or a template, or media)".into()))
         }
         (Some(t), None) if t.is_empty() || t.chars().count() > MAX_BODY_CHARS => {
             return Err(ApiError::Validation(format!("body: must be 1 to {MAX_BODY_CHARS} characters")))
@@ -212,6 +224,11 @@ pub async fn create(
             )))
         }
     };
+    let wanted = b.media.map(super::send_media::check_items).transpose()?.unwrap_or_default();
+    let (mut media, urls) = super::send_media::resolve_ids(&engine, tenant.id, wanted)?;
+    if !urls.is_empty() {
+        super::send_media::fetch_into(&engine, &settings, &mut media, tenant.id, urls).await?;
+    }
     let channel = b.channel.into();
     let test = tenant.environment == pigeon_actors::storage::model::Environment::Test;
     let new = NewCampaign {
@@ -224,9 +241,10 @@ pub async fn create(
         valid_for,
         audience,
         test,
+        media,
     };
     let c = tenant.handle.create_campaign(new).await?;
-    Ok(reply(StatusCode::CREATED, view(&engine.reads(tenant.id), c)?))
+    Ok(reply(StatusCode::CREATED, view(&engine, &engine.reads(tenant.id), c)?))
 }
 
 /// The account's campaigns, oldest first.
@@ -242,7 +260,7 @@ pub async fn list(
     let page = page?;
     let reads = engine.reads(tenant.id);
     let items = reads.campaigns(page.after, page.limit + 1)?;
-    let items = items.into_iter().map(|c| view(&reads, c)).collect::<Result<Vec<_>, _>>()?;
+    let items = items.into_iter().map(|c| view(&engine, &reads, c)).collect::<Result<Vec<_>, _>>()?;
     Ok(list_page(items, page.limit, |c| c.id.parse().unwrap_or_default()))
 }
 
@@ -257,7 +275,7 @@ pub async fn get(
 ) -> Result<HttpResponse, ApiError> {
     let reads = engine.reads(tenant.id);
     let c = reads.campaign(campaign_id(&id)?)?;
-    Ok(reply(StatusCode::OK, view(&reads, c)?))
+    Ok(reply(StatusCode::OK, view(&engine, &reads, c)?))
 }
 
 /// Launches a draft: 202, recipients are sent in the background.
@@ -271,7 +289,7 @@ pub async fn launch(
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let c = tenant.handle.launch_campaign(campaign_id(&id)?).await?;
-    Ok(reply(StatusCode::ACCEPTED, view(&engine.reads(tenant.id), c)?))
+    Ok(reply(StatusCode::ACCEPTED, view(&engine, &engine.reads(tenant.id), c)?))
 }
 
 /// Cancels a draft or running campaign: no further recipients are sent.
@@ -285,5 +303,5 @@ pub async fn cancel(
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let c = tenant.handle.cancel_campaign(campaign_id(&id)?).await?;
-    Ok(reply(StatusCode::OK, view(&engine.reads(tenant.id), c)?))
+    Ok(reply(StatusCode::OK, view(&engine, &engine.reads(tenant.id), c)?))
 }

@@ -405,8 +405,10 @@ pub async fn send(
         validate(&engine, key.tenant_id, body, idem)
     });
     let valid = match valid {
-        Ok((req, urls)) if !urls.is_empty() => {
-            super::send_media::fetch_into(&engine, &media, req, key.tenant_id, urls).await
+        Ok((mut req, urls)) if !urls.is_empty() => {
+            super::send_media::fetch_into(&engine, &media, &mut req.media, key.tenant_id, urls)
+                .await
+                .map(|()| req)
         }
         v => v.map(|(req, _)| req),
     };

@@ -9,7 +9,7 @@ use actix_web::http::header;
 use pigeon_actors::media::check_type;
 use pigeon_actors::storage::model::MediaRef;
 use pigeon_actors::webhook::{check_url, vetted_client, PRIVATE_REFUSED};
-use pigeon_actors::{Engine, EngineError, SendRequest, TenantHandle};
+use pigeon_actors::{Engine, EngineError, TenantHandle};
 use serde::Deserialize;
 use ulid::Ulid;
 use utoipa::ToSchema;
@@ -120,14 +120,15 @@ pub(crate) fn resolve_ids(
     Ok((refs, urls))
 }
 
-/// Fetches each URL of a send into the tenant's media, in its place among the attachments.
+/// Fetches each URL of a send (or a campaign) into the tenant's media, in its place among the
+/// attachments.
 pub(crate) async fn fetch_into(
     engine: &Engine,
     settings: &MediaSettings,
-    mut req: SendRequest,
+    media: &mut Vec<MediaRef>,
     tenant: Ulid,
     urls: ToFetch,
-) -> Result<SendRequest, ApiError> {
+) -> Result<(), ApiError> {
     let handle = engine.tenant(tenant)?;
     for (i, url) in urls {
         let fetched =
@@ -138,9 +139,9 @@ pub(crate) async fn fetch_into(
                 return Err(ApiError::InvalidMedia(format!("media[{i}]: no whole answer within 10 s")));
             }
         };
-        req.media.insert(i, m);
+        media.insert(i, m);
     }
-    Ok(req)
+    Ok(())
 }
 
 async fn fetch(

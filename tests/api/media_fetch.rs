@@ -147,3 +147,57 @@ async fn a_url_the_node_cannot_take_is_invalid_media_naming_its_place() {
     let error = r.expect(400, Some("INVALID_MEDIA")).body["error"].as_str().unwrap().to_owned();
     assert!(error.starts_with("media[0]: ") && error.contains("private"), "{error}");
 }
+
+#[actix_web::test]
+async fn a_campaign_fetches_its_media_once_and_every_message_carries_it() {
+    let app = spawn_app().await;
+    let t = app.create_tenant("starter").await;
+    app.sim_phone(&t.id, "+14155550999", 0).await;
+    let flyer = png(8_000, 31);
+    let origin = spawn_origin(HashMap::from([("/flyer.png", file("image/png", flyer.clone()))]));
+    let card = app
+        .raw("POST", "/v1/media?filename=us.vcf", Some(&t.live), "text/vcard", b"BEGIN:VCARD\r\n".to_vec())
+        .await;
+    let card = card.expect(201, None).data()["media_id"].as_str().unwrap().to_owned();
+    let phones = ["+14155550100", "+14155550101"];
+    let key = t.live.clone();
+    let create = |media: Value| {
+        let (api, key) = (app.api.clone(), key.clone());
+        async move {
+            let body = json!({"name": "flyers", "phones": phones, "media": media});
+            api.call("POST", "/v1/campaigns", Some(&key), Some(body)).await
+        }
+    };
+    create(json!([])).await.expect(400, Some("VALIDATION_ERROR"));
+    let r = create(json!(["01J00000000000000000000000"])).await.expect(400, Some("INVALID_MEDIA"));
+    assert!(r.body["error"].as_str().unwrap().starts_with("media[0]"));
+    let r = create(json!([{"url": format!("{origin}/flyer.png")}, card])).await.expect(201, None);
+    let c = r.data().clone();
+    let names: Vec<&str> =
+        c["media"].as_array().unwrap().iter().map(|m| m["filename"].as_str().unwrap()).collect();
+    assert_eq!((names, &c["body"]), (vec!["flyer.png", "us.vcf"], &Value::Null), "{c}");
+
+    let id = c["id"].as_str().unwrap();
+    app.call("POST", &format!("/v1/campaigns/{id}/launch"), Some(&t.live), None).await.expect(202, None);
+    let mut delivered = Vec::new();
+    for _ in 0..100 {
+        let r = app.call("GET", "/v1/messages?status=delivered", Some(&t.live), None).await.expect(200, None);
+        delivered = r.data().as_array().unwrap().clone();
+        if delivered.len() == 2 {
+            break;
+        }
+        actix_web::rt::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(delivered.len(), 2, "both recipients: {delivered:?}");
+    for m in &delivered {
+        assert_eq!(
+            (&m["body"], &m["media"][0]["media_id"]),
+            (&Value::Null, &c["media"][0]["media_id"]),
+            "{m}"
+        );
+        assert_eq!(m["media"][1]["media_id"], card.as_str());
+    }
+    let (status, body, _, _) =
+        fetch(&app, &link_path(delivered[1]["media"][0]["url"].as_str().unwrap()), None).await;
+    assert!(status == 200 && body == flyer, "fetched once, served to each: {status}");
+}

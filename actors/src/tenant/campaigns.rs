@@ -36,6 +36,8 @@ pub struct NewCampaign {
     pub audience: Audience,
     /// Created with a test key.
     pub test: bool,
+    /// Attachments of every message, the tenant's own media (found at the edge).
+    pub media: Vec<pigeon_storage::model::MediaRef>,
 }
 
 /// Create a draft.
@@ -82,6 +84,7 @@ impl Handler<CreateCampaign> for TenantActor {
                 created_at: self.clock.now(),
                 launched_at: None,
                 finished_at: None,
+                media: n.media,
             };
             self.store.campaigns().put(&c)?;
             self.counted(super::records::Bounded::Campaigns, 1);

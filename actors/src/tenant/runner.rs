@@ -93,6 +93,7 @@ async fn send_one(
                 super::render(store, c.tenant_id, t, &c.data, &to).map_err(|e| FailureCode::of(&e))?;
             (text, Some(name))
         }
+        (None, None) if !c.media.is_empty() => (String::new(), None),
         (None, None) => return Err(FailureCode::ValidationError),
     };
     let req = SendRequest {
@@ -107,7 +108,7 @@ async fn send_one(
         from: None,
         metadata: c.metadata.clone(),
         valid_for: c.valid_for,
-        media: Vec::new(),
+        media: c.media.clone(),
     };
     let m = tenant
         .send(super::Send(req))

@@ -76,4 +76,7 @@ pub struct CampaignRecord {
     /// When the last recipient was handled, or it was cancelled.
     #[serde(with = "crate::ts::option")]
     pub finished_at: Option<DateTime<Utc>>,
+    /// Attachments every message of the campaign carries.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub media: Vec<super::MediaRef>,
 }

@@ -171,6 +171,10 @@ export type CampaignView = {
      */
     launched_at?: string | null;
     /**
+     * Attachments of every message, links signed now (`[]` when none).
+     */
+    media: Array<AttachmentView>;
+    /**
      * The tenant's own values given to every message (`{}` when none).
      */
     metadata: {
@@ -308,6 +312,11 @@ export type CreateCampaign = {
     data?: {
         [key: string]: unknown;
     } | null;
+    /**
+     * 1–10 attachments every message carries, as on a send: media ids, or `{"url"}`s fetched
+     * once, when the campaign is created.
+     */
+    media?: Array<MediaItem> | null;
     /**
      * Up to 20 string values of the tenant's own, given to every message (as on a send).
      */
@@ -577,6 +586,10 @@ export type DataBodyCampaignView = {
          * Launch time.
          */
         launched_at?: string | null;
+        /**
+         * Attachments of every message, links signed now (`[]` when none).
+         */
+        media: Array<AttachmentView>;
         /**
          * The tenant's own values given to every message (`{}` when none).
          */
@@ -1993,6 +2006,10 @@ export type ListBodyCampaignView = {
          * Launch time.
          */
         launched_at?: string | null;
+        /**
+         * Attachments of every message, links signed now (`[]` when none).
+         */
+        media: Array<AttachmentView>;
         /**
          * The tenant's own values given to every message (`{}` when none).
          */

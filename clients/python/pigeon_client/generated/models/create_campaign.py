@@ -11,6 +11,7 @@ from ..types import UNSET, Unset
 if TYPE_CHECKING:
     from ..models.create_campaign_data_type_0 import CreateCampaignDataType0
     from ..models.create_campaign_metadata_type_0 import CreateCampaignMetadataType0
+    from ..models.media_item_type_1 import MediaItemType1
 
 
 T = TypeVar("T", bound="CreateCampaign")
@@ -28,6 +29,9 @@ class CreateCampaign:
         contact_ids (list[str] | None | Unset): Recipients: these contacts, or
         data (CreateCampaignDataType0 | None | Unset): Shared template values (each recipient's contact attributes fill
             the rest).
+        media (list[MediaItemType1 | str] | None | Unset): 1–10 attachments every message carries, as on a send: media
+            ids, or `{"url"}`s fetched
+            once, when the campaign is created.
         metadata (CreateCampaignMetadataType0 | None | Unset): Up to 20 string values of the tenant's own, given to
             every message (as on a send).
         phones (list[str] | None | Unset): these numbers (E.164, at most 100,000), or
@@ -41,6 +45,7 @@ class CreateCampaign:
     channel: RequestedChannel | Unset = UNSET
     contact_ids: list[str] | None | Unset = UNSET
     data: CreateCampaignDataType0 | None | Unset = UNSET
+    media: list[MediaItemType1 | str] | None | Unset = UNSET
     metadata: CreateCampaignMetadataType0 | None | Unset = UNSET
     phones: list[str] | None | Unset = UNSET
     template: None | str | Unset = UNSET
@@ -49,6 +54,7 @@ class CreateCampaign:
     def to_dict(self) -> dict[str, Any]:
         from ..models.create_campaign_data_type_0 import CreateCampaignDataType0  # noqa: PLC0415
         from ..models.create_campaign_metadata_type_0 import CreateCampaignMetadataType0  # noqa: PLC0415
+        from ..models.media_item_type_1 import MediaItemType1  # noqa: PLC0415
 
         name = self.name
 
@@ -84,6 +90,22 @@ class CreateCampaign:
             data = self.data.to_dict()
         else:
             data = self.data
+
+        media: list[dict[str, Any] | str] | None | Unset
+        if isinstance(self.media, Unset):
+            media = UNSET
+        elif isinstance(self.media, list):
+            media = []
+            for media_type_0_item_data in self.media:
+                media_type_0_item: dict[str, Any] | str
+                if isinstance(media_type_0_item_data, MediaItemType1):
+                    media_type_0_item = media_type_0_item_data.to_dict()
+                else:
+                    media_type_0_item = media_type_0_item_data
+                media.append(media_type_0_item)
+
+        else:
+            media = self.media
 
         metadata: dict[str, Any] | None | Unset
         if isinstance(self.metadata, Unset):
@@ -131,6 +153,8 @@ class CreateCampaign:
             field_dict["contact_ids"] = contact_ids
         if data is not UNSET:
             field_dict["data"] = data
+        if media is not UNSET:
+            field_dict["media"] = media
         if metadata is not UNSET:
             field_dict["metadata"] = metadata
         if phones is not UNSET:
@@ -146,6 +170,7 @@ class CreateCampaign:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.create_campaign_data_type_0 import CreateCampaignDataType0  # noqa: PLC0415
         from ..models.create_campaign_metadata_type_0 import CreateCampaignMetadataType0  # noqa: PLC0415
+        from ..models.media_item_type_1 import MediaItemType1  # noqa: PLC0415
 
         d = dict(src_dict)
         name = d.pop("name")
@@ -209,6 +234,40 @@ class CreateCampaign:
 
         data = _parse_data(d.pop("data", UNSET))
 
+        def _parse_media(data: object) -> list[MediaItemType1 | str] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                media_type_0 = []
+                _media_type_0 = data
+                for media_type_0_item_data in _media_type_0:
+
+                    def _parse_media_type_0_item(data: object) -> MediaItemType1 | str:
+                        try:
+                            if not isinstance(data, dict):
+                                raise TypeError()
+                            componentsschemas_media_item_type_1 = MediaItemType1.from_dict(data)
+
+                            return componentsschemas_media_item_type_1
+                        except (TypeError, ValueError, AttributeError, KeyError):
+                            pass
+                        return cast(MediaItemType1 | str, data)
+
+                    media_type_0_item = _parse_media_type_0_item(media_type_0_item_data)
+
+                    media_type_0.append(media_type_0_item)
+
+                return media_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[MediaItemType1 | str] | None | Unset, data)
+
+        media = _parse_media(d.pop("media", UNSET))
+
         def _parse_metadata(data: object) -> CreateCampaignMetadataType0 | None | Unset:
             if data is None:
                 return data
@@ -268,6 +327,7 @@ class CreateCampaign:
             channel=channel,
             contact_ids=contact_ids,
             data=data,
+            media=media,
             metadata=metadata,
             phones=phones,
             template=template,

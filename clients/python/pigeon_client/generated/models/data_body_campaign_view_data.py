@@ -10,6 +10,7 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.attachment_view import AttachmentView
     from ..models.counts import Counts
     from ..models.data_body_campaign_view_data_audience import DataBodyCampaignViewDataAudience
     from ..models.data_body_campaign_view_data_data import DataBodyCampaignViewDataData
@@ -31,6 +32,7 @@ class DataBodyCampaignViewData:
         created_at (datetime.datetime): Creation time.
         data (DataBodyCampaignViewDataData): Shared template values.
         id (str): Campaign id.
+        media (list[AttachmentView]): Attachments of every message, links signed now (`[]` when none).
         metadata (DataBodyCampaignViewDataMetadata): The tenant's own values given to every message (`{}` when none).
         name (str): Label.
         processed (int): Recipients handled so far (sent or skipped).
@@ -50,6 +52,7 @@ class DataBodyCampaignViewData:
     created_at: datetime.datetime
     data: DataBodyCampaignViewDataData
     id: str
+    media: list[AttachmentView]
     metadata: DataBodyCampaignViewDataMetadata
     name: str
     processed: int
@@ -75,6 +78,11 @@ class DataBodyCampaignViewData:
         data = self.data.to_dict()
 
         id = self.id
+
+        media = []
+        for media_item_data in self.media:
+            media_item = media_item_data.to_dict()
+            media.append(media_item)
 
         metadata = self.metadata.to_dict()
 
@@ -132,6 +140,7 @@ class DataBodyCampaignViewData:
                 "created_at": created_at,
                 "data": data,
                 "id": id,
+                "media": media,
                 "metadata": metadata,
                 "name": name,
                 "processed": processed,
@@ -155,6 +164,7 @@ class DataBodyCampaignViewData:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.attachment_view import AttachmentView  # noqa: PLC0415
         from ..models.counts import Counts  # noqa: PLC0415
         from ..models.data_body_campaign_view_data_audience import DataBodyCampaignViewDataAudience  # noqa: PLC0415
         from ..models.data_body_campaign_view_data_data import DataBodyCampaignViewDataData  # noqa: PLC0415
@@ -173,6 +183,13 @@ class DataBodyCampaignViewData:
         data = DataBodyCampaignViewDataData.from_dict(d.pop("data"))
 
         id = d.pop("id")
+
+        media = []
+        _media = d.pop("media")
+        for media_item_data in _media:
+            media_item = AttachmentView.from_dict(media_item_data)
+
+            media.append(media_item)
 
         metadata = DataBodyCampaignViewDataMetadata.from_dict(d.pop("metadata"))
 
@@ -254,6 +271,7 @@ class DataBodyCampaignViewData:
             created_at=created_at,
             data=data,
             id=id,
+            media=media,
             metadata=metadata,
             name=name,
             processed=processed,

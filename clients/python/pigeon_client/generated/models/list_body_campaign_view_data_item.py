@@ -10,6 +10,7 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.attachment_view import AttachmentView
     from ..models.counts import Counts
     from ..models.list_body_campaign_view_data_item_audience import ListBodyCampaignViewDataItemAudience
     from ..models.list_body_campaign_view_data_item_data import ListBodyCampaignViewDataItemData
@@ -31,6 +32,7 @@ class ListBodyCampaignViewDataItem:
         created_at (datetime.datetime): Creation time.
         data (ListBodyCampaignViewDataItemData): Shared template values.
         id (str): Campaign id.
+        media (list[AttachmentView]): Attachments of every message, links signed now (`[]` when none).
         metadata (ListBodyCampaignViewDataItemMetadata): The tenant's own values given to every message (`{}` when
             none).
         name (str): Label.
@@ -51,6 +53,7 @@ class ListBodyCampaignViewDataItem:
     created_at: datetime.datetime
     data: ListBodyCampaignViewDataItemData
     id: str
+    media: list[AttachmentView]
     metadata: ListBodyCampaignViewDataItemMetadata
     name: str
     processed: int
@@ -76,6 +79,11 @@ class ListBodyCampaignViewDataItem:
         data = self.data.to_dict()
 
         id = self.id
+
+        media = []
+        for media_item_data in self.media:
+            media_item = media_item_data.to_dict()
+            media.append(media_item)
 
         metadata = self.metadata.to_dict()
 
@@ -133,6 +141,7 @@ class ListBodyCampaignViewDataItem:
                 "created_at": created_at,
                 "data": data,
                 "id": id,
+                "media": media,
                 "metadata": metadata,
                 "name": name,
                 "processed": processed,
@@ -156,6 +165,7 @@ class ListBodyCampaignViewDataItem:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.attachment_view import AttachmentView  # noqa: PLC0415
         from ..models.counts import Counts  # noqa: PLC0415
         from ..models.list_body_campaign_view_data_item_audience import ListBodyCampaignViewDataItemAudience  # noqa: PLC0415
         from ..models.list_body_campaign_view_data_item_data import ListBodyCampaignViewDataItemData  # noqa: PLC0415
@@ -174,6 +184,13 @@ class ListBodyCampaignViewDataItem:
         data = ListBodyCampaignViewDataItemData.from_dict(d.pop("data"))
 
         id = d.pop("id")
+
+        media = []
+        _media = d.pop("media")
+        for media_item_data in _media:
+            media_item = AttachmentView.from_dict(media_item_data)
+
+            media.append(media_item)
 
         metadata = ListBodyCampaignViewDataItemMetadata.from_dict(d.pop("metadata"))
 
@@ -255,6 +272,7 @@ class ListBodyCampaignViewDataItem:
             created_at=created_at,
             data=data,
             id=id,
+            media=media,
             metadata=metadata,
             name=name,
             processed=processed,
