@@ -406,9 +406,15 @@ pub async fn send(
     });
     let valid = match valid {
         Ok((mut req, urls)) if !urls.is_empty() => {
-            super::send_media::fetch_into(&engine, &media, &mut req.media, key.tenant_id, urls)
-                .await
-                .map(|()| req)
+            // Admitted and charged before anything is fetched: a key that may not send, or one
+            // over its rate, makes the node fetch nothing.
+            let (rate, admitted) = engine.admit_send(&key).await;
+            if let Some(rate) = rate {
+                http.extensions_mut().insert(rate);
+            }
+            admitted?;
+            super::send_media::fetch_into(&engine, &media, &mut req.media, key.tenant_id, urls).await?;
+            return Ok(accepted(engine.send_admitted(key, req).await?));
         }
         v => v.map(|(req, _)| req),
     };
@@ -421,7 +427,12 @@ pub async fn send(
         http.extensions_mut().insert(rate);
     }
     let Some(m) = sent? else { return Err(invalid.unwrap_or(ApiError::Internal)) };
-    Ok(reply(
+    Ok(accepted(m))
+}
+
+/// The 202 of an accepted send.
+fn accepted(m: MessageRecord) -> HttpResponse {
+    reply(
         StatusCode::ACCEPTED,
         Accepted {
             message_id: m.id.to_string(),
@@ -432,7 +443,7 @@ pub async fn send(
             scheduled_at: m.scheduled_at,
             notice: m.notice,
         },
-    ))
+    )
 }
 
 /// One message with everything known of it.

@@ -201,3 +201,23 @@ async fn a_campaign_fetches_its_media_once_and_every_message_carries_it() {
         fetch(&app, &link_path(delivered[1]["media"][0]["url"].as_str().unwrap()), None).await;
     assert!(status == 200 && body == flyer, "fetched once, served to each: {status}");
 }
+
+#[actix_web::test]
+async fn a_key_that_may_not_send_makes_the_node_fetch_nothing() {
+    let app = spawn_app().await;
+    let t = app.create_tenant("starter").await;
+    app.sim_phone(&t.id, "+14155550999", 0).await;
+    let rx = spawn_receiver().await;
+    let r = app.create_key(&t.live, json!({"name": "reader", "scopes": ["read"]})).await.expect(201, None);
+    let reader = r.data()["key"].as_str().unwrap().to_owned();
+    let body = json!({"to": "+14155550100", "media": [{"url": format!("{}/cat.png", rx.url)}]});
+    app.send(&reader, body.clone()).await.expect(403, Some("INSUFFICIENT_SCOPE"));
+    app.call("POST", "/v1/messages", Some("svc_live_nope"), Some(body.clone()))
+        .await
+        .expect(401, Some("INVALID_API_KEY"));
+    actix_web::rt::time::sleep(std::time::Duration::from_millis(200)).await;
+    assert!(rx.hits().is_empty(), "nothing fetched for a caller that may not send");
+    // A key that may send does make the fetch (the receiver's answer is no image).
+    app.send(&t.live, body).await.expect(400, Some("INVALID_MEDIA"));
+    assert_eq!(rx.hits().len(), 1);
+}

@@ -8,10 +8,10 @@ use sha2::{Digest, Sha256};
 use ulid::Ulid;
 
 use super::handles::TenantHandle;
-use super::Engine;
+use super::{Engine, LocatedKey};
 use crate::error::Missing;
 use crate::media::Links;
-use crate::{tenant, EngineError};
+use crate::{tenant, EngineError, SendRequest};
 
 /// The link key: derived from a fleet's secret (so each node signs alike and no two nodes
 /// starting together make two keys), else the store's own, made once.
@@ -27,6 +27,25 @@ pub(super) fn links(store: &Store, base: &str) -> Result<Links, EngineError> {
 }
 
 impl Engine {
+    /// The admission of [`Engine::send_with_key`] alone, charged as the call: for a send that has
+    /// work to do between admission and the send (media to fetch), so a caller that may not send
+    /// makes the node do none of it. Follow with [`Engine::send_admitted`].
+    pub async fn admit_send(&self, key: &LocatedKey) -> (Option<crate::RateInfo>, Result<(), EngineError>) {
+        let (rate, r) = self.send_with_key(key.clone(), None).await;
+        (rate, r.map(drop))
+    }
+
+    /// The send of a call [`Engine::admit_send`] admitted.
+    pub async fn send_admitted(
+        &self,
+        key: LocatedKey,
+        req: SendRequest,
+    ) -> Result<pigeon_storage::model::MessageRecord, EngineError> {
+        let addr = self.located_owner(&key)?;
+        let sent = addr.ask(tenant::AdmitSend { who: key.who, req: Some(req), admitted: true }).await;
+        sent?.1?.ok_or(EngineError::NotFound(crate::error::Missing::Message))
+    }
+
     /// Signs and checks media links.
     pub fn media_links(&self) -> &Links {
         &self.inner.shared.links

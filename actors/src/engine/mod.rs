@@ -102,6 +102,7 @@ impl Default for EngineConfig {
 
 /// A caller whose tenant is known, not yet admitted: an API key found by its hash, or a verified
 /// identity-provider token. What the send path validates with.
+#[derive(Clone)]
 pub struct LocatedKey {
     /// The tenant the caller acts for.
     pub tenant_id: Ulid,
@@ -434,7 +435,7 @@ impl Engine {
             Ok(a) => a,
             Err(e) => return (None, Err(e)),
         };
-        match addr.ask(tenant::AdmitSend { who: key.who, req }).await {
+        match addr.ask(tenant::AdmitSend { who: key.who, req, admitted: false }).await {
             Ok(r) => r,
             Err(e) => (None, Err(e)),
         }

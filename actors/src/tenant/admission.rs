@@ -142,6 +142,16 @@ pub(super) fn subject_limiter(plan: Plan, clock: &SharedClock) -> Option<Limiter
 
 impl TenantActor {
     /// Auth → rate limit → monthly quota (DESIGN "check order"), charging the call.
+    /// Whether `who` acts in live or test mode (an identity's subject: live).
+    pub(crate) fn environment_of(&self, who: &Credential) -> Environment {
+        match who {
+            Credential::Key { key_id, .. } => {
+                self.keys.get(key_id).map_or(Environment::Live, |k| k.rec.environment)
+            }
+            Credential::Subject(_) => Environment::Live,
+        }
+    }
+
     pub(crate) fn admit(&mut self, who: &Credential) -> (Option<RateInfo>, Result<Admitted, EngineError>) {
         let now = self.clock.now();
         let (key_id, environment) = match who {
