@@ -68,7 +68,11 @@ impl MediaDir {
         if tokio::fs::try_exists(&path).await.unwrap_or(false) {
             return Ok(path);
         }
-        let part = self.0.join(format!("{}.part", m.media_id));
+        // Two jobs may carry the same file at once: each downloads into a part of its own, and the
+        // second rename replaces the first's identical file.
+        static PARTS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = PARTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let part = self.0.join(format!("{}.{n}.part", m.media_id));
         let file = tokio::fs::File::create(&part).await.map_err(FetchError::Disk)?;
         let mut out = Hashing { inner: file, hash: Sha256::new() };
         let got = node.media(&m.media_id, m.size, &mut out).await;

@@ -1,6 +1,7 @@
 //! `pigeon agent` with attachments: the real executable downloads each one with its token,
 //! checks it against the job's sha256, and hands the `command` connector local files in place
-//! of `{media}`; bytes that are not the job's are never sent; a connector that cannot send
+//! of `{media}`, and the `messages` connector AppleScript's `POSIX file`s whose chat.db rows it
+//! follows; bytes that are not the job's are never sent; a connector that cannot send
 //! attachments fails the message and says why; `pigeon agent inbound --media` forwards files a
 //! phone received, once however often it is retried.
 
@@ -8,8 +9,9 @@ use std::path::Path;
 
 use serde_json::json;
 
+use crate::agent_messages::{chatdb, fixtures};
 use crate::agent_program::{
-    agent_cli, dirs, shell_quote, tenant_with_agent_phone, wait_online, AgentProcess,
+    agent_cli, dirs, lines, shell_quote, tenant_with_agent_phone, wait_online, AgentProcess,
 };
 use crate::helpers::*;
 use crate::media::{png, sha};
@@ -163,4 +165,52 @@ async fn inbound_with_media_uploads_each_file_and_a_retry_records_the_text_once(
     assert!(err.contains("setup.exe") && err.contains("extension"), "{err}");
     let r = app.call("GET", "/v1/messages?direction=inbound", Some(&t.live), None).await.expect(200, None);
     assert_eq!(r.data().as_array().unwrap().len(), 1);
+}
+
+#[actix_web::test]
+async fn messages_sends_attachments_as_posix_files_and_follows_their_rows() {
+    let app = spawn_app().await;
+    let (t, _, token) = tenant_with_agent_phone(&app).await;
+    let (d, out, state) = dirs();
+    let (db, log) = (d.path().join("chat.db"), d.path().join("osascript.log"));
+    let db_s = db.to_str().unwrap().to_owned();
+    chatdb(&["create", &db_s]);
+    let osascript = fixtures().join("osascript");
+    let args = ["--connector", "messages", "--osascript", osascript.to_str().unwrap(), "--chat-db", &db_s];
+    let args = [&args[..], &["--poll-ms", "100", "--send-timeout", "5s"]].concat();
+    let env = [
+        ("FAKE_CHAT_DB", db_s.as_str()),
+        ("FAKE_OSASCRIPT_LOG", log.to_str().unwrap()),
+        ("FAKE_SENT_FILES", out.to_str().unwrap()),
+    ];
+    let _agent = AgentProcess::start_with_env(&app.api.base, &token, &state, &args, &env);
+    wait_online(&app, &t.live).await;
+    let photo = png(60_000, 14);
+    let id = upload_as(&app, &t.live, "?filename=cat.png", "image/png", &photo).await;
+
+    let send = |to: &str, body: serde_json::Value| {
+        let (api, key, to) = (app.api.clone(), t.live.clone(), to.to_owned());
+        async move {
+            let mut b = body;
+            b["to"] = json!(to);
+            let r = api.send(&key, b).await.expect(202, None);
+            r.data()["message_id"].as_str().unwrap().to_owned()
+        }
+    };
+    let with_text = send("+14155550101", json!({"body": "look", "media": [id]})).await;
+    let alone = send("+14155550102", json!({"media": [id]})).await;
+    app.wait_status(&t.live, &with_text, "sent").await;
+    app.wait_status(&t.live, &alone, "sent").await;
+    let calls: Vec<Vec<String>> = lines(&log).iter().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let call = |to: &str| calls.iter().find(|c| c[0] == to).cloned().unwrap();
+    let (a, b) = (call("+14155550101"), call("+14155550102"));
+    assert_eq!((&a[1..3], a.len()), (&["look".to_owned(), "iMessage".to_owned()][..], 4), "{a:?}");
+    assert_eq!((b[1].as_str(), b.len()), ("", 4), "a file alone has an empty text: {b:?}");
+    assert!(a[3].starts_with(state.to_str().unwrap()) && a[3].ends_with("/cat.png"), "{a:?}");
+    assert!(std::fs::read(out.join("cat.png")).unwrap() == photo, "Messages got the file whole");
+
+    // The file alone is followed by its attachment's row: that row's receipt is the message's.
+    let row = chatdb(&["rowid", &db_s, "+14155550102"]);
+    chatdb(&["deliver", &db_s, &row]);
+    app.wait_status(&t.live, &alone, "delivered").await;
 }

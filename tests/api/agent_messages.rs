@@ -15,12 +15,12 @@ use crate::agent_program::{
 };
 use crate::helpers::*;
 
-fn fixtures() -> PathBuf {
+pub(crate) fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/messages")
 }
 
 /// Runs `chatdb.py ARGS`; its stdout.
-fn chatdb(args: &[&str]) -> String {
+pub(crate) fn chatdb(args: &[&str]) -> String {
     let out =
         Command::new("python3").arg(fixtures().join("chatdb.py")).args(args).output().expect("python3 runs");
     assert!(out.status.success(), "chatdb.py {args:?}: {}", String::from_utf8_lossy(&out.stderr));

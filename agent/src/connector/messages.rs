@@ -1,13 +1,15 @@
 //! The `messages` connector: Messages.app on the Mac the agent runs on (iMessage, and SMS through
 //! an iPhone's Text Message Forwarding). It sends by running one AppleScript program with
-//! `osascript`, whose `on run argv` takes the recipient, the text and the service: the text is an
-//! argument, never part of the program, so no text can inject AppleScript. It learns what became
+//! `osascript`, whose `on run argv` takes the recipient, the text and the service, then the
+//! paths of the files to send after it (`send POSIX file`): the text is an argument, never part
+//! of the program, so no text can inject AppleScript. It learns what became
 //! of a text, and what arrived, by reading `~/Library/Messages/chat.db` read-only.
 //!
 //! chat.db (macOS 14 schema): `message` (`ROWID`, `text`, `attributedBody`, `handle_id`,
 //! `is_from_me`, `error`, `is_delivered`, `date_delivered`, `associated_message_type`, …) and
 //! `handle` (`ROWID`, `id` the address, `service` `iMessage` or `SMS`). A send's outgoing row is
-//! the first one to its handle with its text after the send began: it means `sent`;
+//! the first one to its handle with its text after the send began (for files alone: the first
+//! whose `attachment`, through `message_attachment_join`, bears the first file's name): `sent`;
 //! `is_delivered`/`date_delivered` mean `delivered`; `is_read`/`date_read` (an iMessage read
 //! receipt) mean `read`; a non-zero `error`, `failed`. Texts received are rows with
 //! `is_from_me = 0` after the last one forwarded.
@@ -28,7 +30,8 @@ use crate::journal::Journal;
 use crate::node::{Node, Outcome};
 
 /// The AppleScript program, written beside the journal and run with the three arguments.
-pub const SEND_SCRIPT: &str = r#"-- pigeon agent: send one text with Messages. Arguments: recipient, text, service.
+pub const SEND_SCRIPT: &str = r#"-- pigeon agent: send one text with Messages. Arguments: recipient, text (may be empty),
+-- service, then the files to send after the text.
 on run argv
 	set recipient to item 1 of argv
 	set theText to item 2 of argv
@@ -39,7 +42,11 @@ on run argv
 		else
 			set theAccount to 1st account whose service type = iMessage
 		end if
-		send theText to participant recipient of theAccount
+		set theParticipant to participant recipient of theAccount
+		if theText is not "" then send theText to theParticipant
+		repeat with i from 4 to count of argv
+			send (POSIX file (item i of argv)) to theParticipant
+		end repeat
 	end tell
 end run
 "#;
@@ -135,6 +142,9 @@ struct Sending {
     after: i64,
     body: String,
     imessage: bool,
+    /// For a send of files alone: the first file's name, which its row's attachment carries.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    file: Option<String>,
 }
 
 /// What chat.db says of an outgoing row.
@@ -235,16 +245,25 @@ impl Messages {
             after,
             body: job.body.clone(),
             imessage: channel == UsedChannel::Imessage,
+            file: job
+                .files
+                .first()
+                .filter(|_| job.body.is_empty())
+                .and_then(|f| f.file_name())
+                .map(|n| n.to_string_lossy().into_owned()),
         };
         let _ = self.journal.set_mark(&key, serde_json::to_string(&sending).ok()).await;
         let service = if channel == UsedChannel::Imessage { "iMessage" } else { "SMS" };
-        let argv = [
+        let argv: Vec<String> = [
             self.osascript.display().to_string(),
             self.script.display().to_string(),
             job.to.clone(),
             job.body.clone(),
             service.to_owned(),
-        ];
+        ]
+        .into_iter()
+        .chain(job.files.iter().map(|f| f.display().to_string()))
+        .collect();
         let report = match super::command::run(&argv, self.send_timeout * 2).await {
             Ok((0, _)) => self.await_row(&job.message_id, &sending, channel).await,
             Ok((code, why)) if why.is_empty() => {
@@ -329,6 +348,9 @@ impl Messages {
     /// The first outgoing row to `sending.to` with its text after `sending.after`.
     async fn find(&self, sending: &Sending) -> Result<Option<RowState>, String> {
         let (to, after, body) = (sending.to.clone(), sending.after, sending.body.clone());
+        if let Some(file) = sending.file.clone() {
+            return self.db(move |c| file_row(c, after, &to, &file)).await;
+        }
         self.db(move |c| {
             let mut q = c.prepare(
                 "SELECT m.ROWID, m.text, m.attributedBody, m.error, m.is_delivered, m.date_delivered,
@@ -510,6 +532,29 @@ fn flag(is: Option<i64>, date: Option<i64>) -> bool {
     is.unwrap_or(0) != 0 || date.unwrap_or(0) > 0
 }
 
+/// The outgoing row of a send of files alone: the first after `after` to `to` whose attachment
+/// (`attachment` through `message_attachment_join`) is named `file`.
+fn file_row(c: &Connection, after: i64, to: &str, file: &str) -> rusqlite::Result<Option<RowState>> {
+    c.query_row(
+        "SELECT m.ROWID, m.error, m.is_delivered, m.date_delivered, m.is_read, m.date_read
+         FROM message m JOIN handle h ON m.handle_id = h.ROWID
+           JOIN message_attachment_join j ON j.message_id = m.ROWID
+           JOIN attachment a ON a.ROWID = j.attachment_id
+         WHERE m.ROWID > ?1 AND m.is_from_me = 1 AND h.id = ?2 AND a.transfer_name = ?3
+         ORDER BY m.ROWID LIMIT 1",
+        rusqlite::params![after, to, file],
+        |r| {
+            Ok(RowState {
+                rowid: r.get(0)?,
+                error: r.get::<_, Option<i64>>(1)?.unwrap_or(0),
+                delivered: flag(r.get(2)?, r.get(3)?),
+                read: flag(r.get(4)?, r.get(5)?),
+            })
+        },
+    )
+    .optional()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -531,7 +576,7 @@ mod tests {
     #[test]
     fn the_program_takes_everything_from_its_arguments() {
         assert!(SEND_SCRIPT.contains("on run argv"));
-        for arg in ["item 1 of argv", "item 2 of argv", "item 3 of argv"] {
+        for arg in ["item 1 of argv", "item 2 of argv", "item 3 of argv", "POSIX file (item i of argv)"] {
             assert!(SEND_SCRIPT.contains(arg), "{arg}");
         }
         assert!(!SEND_SCRIPT.contains("do shell script"));

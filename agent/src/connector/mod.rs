@@ -115,7 +115,7 @@ impl Connector {
             Connector::Command(c) if c.takes_media() => None,
             Connector::Command(_) => Some("the send command has no {media} argument to take attachments"),
             Connector::BlueBubbles(_) => Some("the bluebubbles connector does not send attachments yet"),
-            Connector::Messages(_) => Some("the messages connector does not send attachments yet"),
+            Connector::Messages(_) => None,
         }
     }
 
