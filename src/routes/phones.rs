@@ -342,7 +342,10 @@ pub async fn inbound(
     let from = PhoneNumber::parse(&b.from)
         .ok_or_else(|| ApiError::InvalidPhoneNumber(format!("from: {:?} is not E.164", b.from)))?;
     let media = b.media.as_deref().map(super::send_media::media_ids).transpose()?.unwrap_or_default();
-    let body = match b.body {
+    // Messages' placeholder for an attachment stands in the text where the file was: the files
+    // come as `media`, so it goes (DESIGN "Attachments").
+    let body = b.body.map(|t| if t.contains('\u{fffc}') { t.replace('\u{fffc}', "") } else { t });
+    let body = match body.filter(|t| !t.is_empty() || media.is_empty()) {
         Some(body) if body.chars().count() > super::messages::MAX_BODY_CHARS => {
             return Err(ApiError::Validation("body: at most 10000 characters".into()))
         }

@@ -174,10 +174,14 @@ async fn a_phone_forwards_a_file_it_received_with_or_without_text() {
     ] {
         inbound(tok.clone(), body).await.expect(400, Some(code));
     }
-    let r = inbound(token.clone(), json!({"from": from, "body": "and this", "media": [media_id]})).await;
+    // Messages' attachment placeholder (U+FFFC) is dropped from the text: the file is in `media`.
+    let r =
+        inbound(token.clone(), json!({"from": from, "body": "\u{fffc}and this", "media": [media_id]})).await;
     let m = r.expect(201, None).data().clone();
     assert_eq!(
         (m["body"].as_str(), m["media"][0]["media_id"].as_str()),
         (Some("and this"), Some(media_id.as_str()))
     );
+    let r = inbound(token.clone(), json!({"from": from, "body": "\u{fffc}", "media": [media_id]})).await;
+    assert_eq!(r.expect(201, None).data()["body"], Value::Null, "the placeholder alone is no text");
 }
