@@ -3,7 +3,8 @@
 //! of `{media}`, and the `messages` connector AppleScript's `POSIX file`s whose chat.db rows it
 //! follows; bytes that are not the job's are never sent; a connector that cannot send
 //! attachments fails the message and says why; `pigeon agent inbound --media` forwards files a
-//! phone received, once however often it is retried.
+//! phone received, once however often it is retried; `bluebubbles` sends files multipart; files
+//! received through `messages` and `bluebubbles` wait until the phone has them whole.
 
 use std::path::Path;
 
@@ -213,4 +214,131 @@ async fn messages_sends_attachments_as_posix_files_and_follows_their_rows() {
     let row = chatdb(&["rowid", &db_s, "+14155550102"]);
     chatdb(&["deliver", &db_s, &row]);
     app.wait_status(&t.live, &alone, "delivered").await;
+}
+
+/// The inbound messages the tenant has, oldest first.
+async fn inbound_records(app: &TestApp, key: &str) -> Vec<serde_json::Value> {
+    let r = app.call("GET", "/v1/messages?direction=inbound", Some(key), None).await.expect(200, None);
+    let mut v = r.data().as_array().unwrap().clone();
+    v.reverse();
+    v
+}
+
+/// Waits until the tenant has `n` inbound messages; them, oldest first.
+async fn wait_inbound(app: &TestApp, key: &str, n: usize) -> Vec<serde_json::Value> {
+    for _ in 0..200 {
+        let got = inbound_records(app, key).await;
+        if got.len() >= n {
+            return got;
+        }
+        actix_web::rt::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("fewer than {n} inbound messages: {:?}", inbound_records(app, key).await);
+}
+
+#[actix_web::test]
+async fn bluebubbles_sends_files_by_multipart_and_forwards_files_once_downloaded() {
+    let app = spawn_app().await;
+    let (t, _, token) = tenant_with_agent_phone(&app).await;
+    let bb = crate::fake_bluebubbles::spawn_fake_bluebubbles("pw");
+    bb.has_imessage("+14155550101");
+    let (_d, _out, state) = dirs();
+    let args = ["--connector", "bluebubbles", "--bb-url", &bb.url, "--bb-password", "pw", "--poll-ms", "100"];
+    let agent = AgentProcess::start(&app.api.base, &token, &state, &args);
+    wait_online(&app, &t.live).await;
+
+    // Out: the text, then each file as its own multipart send named as it was uploaded.
+    let photo = png(40_000, 21);
+    let id = upload_as(&app, &t.live, "?filename=cat%20photo.png", "image/png", &photo).await;
+    let card = b"BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Ann\r\nEND:VCARD\r\n".to_vec();
+    let card_id = upload_as(&app, &t.live, "?filename=Ann.vcf", "text/vcard", &card).await;
+    let r = app.send(&t.live, json!({"to": "+14155550101", "body": "look", "media": [id, card_id]})).await;
+    let with_text = r.expect(202, None).data()["message_id"].as_str().unwrap().to_owned();
+    app.wait_status(&t.live, &with_text, "sent").await;
+    let r = app.send(&t.live, json!({"to": "+14155550102", "media": [id]})).await;
+    let alone = r.expect(202, None).data()["message_id"].as_str().unwrap().to_owned();
+    app.wait_status(&t.live, &alone, "sent").await;
+    let sends = bb.sends();
+    let of = |to: &str| sends.iter().filter(|s| s.chat_guid.ends_with(to)).cloned().collect::<Vec<_>>();
+    let a = of("+14155550101");
+    assert_eq!(a.len(), 3, "{a:?}");
+    assert_eq!((a[0].message.as_str(), a[0].file.is_none()), ("look", true));
+    assert_eq!(a[0].temp_guid, format!("pigeon-{with_text}"));
+    assert_eq!(
+        a[1].file,
+        Some(("cat photo.png".to_owned(), photo.clone())),
+        "the file whole, under its name"
+    );
+    assert_eq!(a[2].file, Some(("Ann.vcf".to_owned(), card.clone())));
+    assert_ne!(a[1].temp_guid, a[2].temp_guid, "each send its own temp guid");
+    let b = of("+14155550102");
+    assert_eq!((b.len(), b[0].chat_guid.as_str()), (1, "SMS;-;+14155550102"), "a file alone: {b:?}");
+    // The file alone is followed by its own row.
+    bb.deliver(&bb.row_of(&b[0].temp_guid).guid);
+    app.wait_status(&t.live, &alone, "delivered").await;
+
+    // In: a photo Messages has not downloaded yet waits, and the text after it goes on.
+    let pic = png(30_000, 22);
+    let guids = bb.receive_files("+14155550123", "", &[("IMG_0007.PNG", "image/png", &pic, false)]);
+    bb.receive("+14155550123", "did you get the photo?");
+    let got = wait_inbound(&app, &t.live, 1).await;
+    assert_eq!(got[0]["body"], "did you get the photo?");
+    // Held across a restart: downloaded while the agent is down, it is forwarded once after.
+    agent.kill9();
+    bb.download(&guids[0]);
+    let _agent = AgentProcess::start(&app.api.base, &token, &state, &args);
+    let got = wait_inbound(&app, &t.live, 2).await;
+    let m = got.iter().find(|m| m["body"].is_null()).unwrap_or_else(|| panic!("{got:?}"));
+    assert_eq!(m["media"][0]["filename"], "IMG_0007.PNG");
+    assert_eq!(m["media"][0]["content_type"], "image/png");
+    let url = crate::media::link_path(m["media"][0]["url"].as_str().unwrap());
+    let (status, bytes, _, _) = crate::media::fetch(&app, &url, None).await;
+    assert!(status == 200 && bytes == pic, "the file as the phone received it");
+    actix_web::rt::time::sleep(std::time::Duration::from_millis(500)).await;
+    assert_eq!(inbound_records(&app, &t.live).await.len(), 2);
+    assert_eq!(bb.downloads_of(&guids[0]), 1);
+}
+
+#[actix_web::test]
+async fn messages_forwards_files_from_chat_db_once_messages_has_downloaded_them_whole() {
+    let app = spawn_app().await;
+    let (t, _, token) = tenant_with_agent_phone(&app).await;
+    let (d, _out, state) = dirs();
+    let (db, home) = (d.path().join("chat.db"), d.path().join("home"));
+    let (db_s, home_s) = (db.to_str().unwrap().to_owned(), home.to_str().unwrap().to_owned());
+    chatdb(&["create", &db_s]);
+    let osascript = fixtures().join("osascript");
+    let args = ["--connector", "messages", "--osascript", osascript.to_str().unwrap(), "--chat-db", &db_s];
+    let args = [&args[..], &["--poll-ms", "100"]].concat();
+    let _agent = AgentProcess::start_with_env(&app.api.base, &token, &state, &args, &[("HOME", &home_s)]);
+    wait_online(&app, &t.live).await;
+
+    let (photo, card) = (d.path().join("IMG_0101.png"), d.path().join("Ann.vcf"));
+    let photo_bytes = png(50_000, 31);
+    std::fs::write(&photo, &photo_bytes).unwrap();
+    std::fs::write(&card, "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Ann\r\nEND:VCARD\r\n").unwrap();
+    // The photo is still downloading when its row appears; the text after it goes on.
+    let kept =
+        chatdb(&["receive-file", &db_s, "+14155550123", "", photo.to_str().unwrap(), &home_s, "--later"]);
+    assert!(kept.starts_with(&format!("{home_s}/Library/Messages/Attachments/")), "{kept}");
+    chatdb(&["receive-file", &db_s, "+14155550123", "here is Ann", card.to_str().unwrap(), &home_s]);
+    let got = wait_inbound(&app, &t.live, 1).await;
+    assert_eq!(got[0]["body"], "here is Ann", "the placeholder is dropped: {}", got[0]);
+    assert_eq!(got[0]["media"][0]["filename"], "Ann.vcf");
+    assert_eq!(got[0]["media"][0]["content_type"], "text/vcard");
+
+    // Half of it on disk is not the file: it waits on.
+    std::fs::create_dir_all(Path::new(&kept).parent().unwrap()).unwrap();
+    std::fs::write(&kept, &photo_bytes[..25_000]).unwrap();
+    actix_web::rt::time::sleep(std::time::Duration::from_millis(600)).await;
+    assert_eq!(inbound_records(&app, &t.live).await.len(), 1);
+    std::fs::write(&kept, &photo_bytes).unwrap();
+    let got = wait_inbound(&app, &t.live, 2).await;
+    let m = got.iter().find(|m| m["body"].is_null()).unwrap_or_else(|| panic!("{got:?}"));
+    assert_eq!(m["media"][0]["filename"], "IMG_0101.png");
+    let url = crate::media::link_path(m["media"][0]["url"].as_str().unwrap());
+    let (status, bytes, _, _) = crate::media::fetch(&app, &url, None).await;
+    assert!(status == 200 && bytes == photo_bytes, "the whole file");
+    actix_web::rt::time::sleep(std::time::Duration::from_millis(400)).await;
+    assert_eq!(inbound_records(&app, &t.live).await.len(), 2, "each once");
 }

@@ -1,8 +1,10 @@
 //! A fake BlueBubbles server for the agent's `bluebubbles` connector, following the facts in
 //! `../shared/research/bluebubbles-api.md` (routes, the password in the query, the envelopes and
 //! their words, validation order, the synchronous send, the query's filters and defaults, the
-//! availability check's address normalisation). It keeps an in-memory `message` table that the
-//! test drives: deliver a sent row, read it, fail it, sign Messages out, receive a text.
+//! availability check's address normalisation, the multipart attachment send and the attachment
+//! download). It keeps an in-memory `message` table, with attachments, that the test drives:
+//! deliver a sent row, read it, fail it, sign Messages out, receive a text or a file (one Messages
+//! may not have downloaded yet).
 
 use std::collections::HashSet;
 use std::net::TcpListener;
@@ -24,6 +26,18 @@ pub struct Row {
     pub date_delivered: Option<i64>,
     pub date_read: Option<i64>,
     pub error: i64,
+    pub attachments: Vec<Attachment>,
+}
+
+/// One row of the fake `attachment` table.
+#[derive(Debug, Clone)]
+pub struct Attachment {
+    pub guid: String,
+    pub transfer_name: String,
+    pub mime_type: String,
+    pub bytes: Vec<u8>,
+    /// Whether Messages has downloaded it yet (until then the download answers 500).
+    pub downloaded: bool,
 }
 
 /// A send as the server received it.
@@ -31,7 +45,10 @@ pub struct Row {
 pub struct Sent {
     pub chat_guid: String,
     pub temp_guid: String,
+    /// The text; empty for a file.
     pub message: String,
+    /// A file's `name` and bytes.
+    pub file: Option<(String, Vec<u8>)>,
 }
 
 #[derive(Default)]
@@ -49,6 +66,8 @@ struct State {
     /// How long a send's answer takes after its row is written (Messages and the poller).
     answer_after_ms: u64,
     clock_ms: i64,
+    /// Attachment guids, once per download.
+    downloads: Vec<String>,
 }
 
 /// The fake server; its state is the test's to drive.
@@ -77,6 +96,39 @@ impl FakeBlueBubbles {
     pub fn receive(&self, from: &str, text: &str) {
         let mut s = self.state.lock().unwrap();
         s.insert(text, from, "iMessage", false);
+    }
+
+    /// A text received from `from` with `files` (name, type, bytes, whether Messages has
+    /// downloaded it yet); the attachments' guids.
+    pub fn receive_files(&self, from: &str, text: &str, files: &[(&str, &str, &[u8], bool)]) -> Vec<String> {
+        let mut s = self.state.lock().unwrap();
+        let rowid = s.insert(text, from, "iMessage", false).rowid;
+        let row = s.rows.iter_mut().find(|r| r.rowid == rowid).unwrap();
+        for (i, (name, mime, bytes, downloaded)) in files.iter().enumerate() {
+            row.attachments.push(Attachment {
+                guid: format!("at_{i}_{}", row.guid),
+                transfer_name: (*name).to_owned(),
+                mime_type: (*mime).to_owned(),
+                bytes: bytes.to_vec(),
+                downloaded: *downloaded,
+            });
+        }
+        row.attachments.iter().map(|a| a.guid.clone()).collect()
+    }
+
+    /// Messages finishes downloading attachment `guid`.
+    pub fn download(&self, guid: &str) {
+        let mut s = self.state.lock().unwrap();
+        s.rows
+            .iter_mut()
+            .flat_map(|r| &mut r.attachments)
+            .filter(|a| a.guid == guid)
+            .for_each(|a| a.downloaded = true);
+    }
+
+    /// How often attachment `guid` was downloaded from the server.
+    pub fn downloads_of(&self, guid: &str) -> usize {
+        self.state.lock().unwrap().downloads.iter().filter(|g| *g == guid).count()
     }
 
     /// Every send received, in order.
@@ -139,18 +191,31 @@ impl State {
             date_delivered: None,
             date_read: None,
             error: 0,
+            attachments: Vec::new(),
         };
         self.rows.push(row.clone());
         row
     }
 }
 
-/// A row as `MessageSerializer` writes it into an HTTP answer.
-fn serialize(r: &Row) -> Value {
+/// A row as `MessageSerializer` writes it into an HTTP answer; its attachments only when the
+/// query asks `with` them.
+fn serialize(r: &Row, with_attachments: bool) -> Value {
+    let attachments: Vec<Value> = r
+        .attachments
+        .iter()
+        .filter(|_| with_attachments)
+        .map(|a| {
+            json!({"originalROWID": r.rowid * 100, "guid": a.guid, "uti": "public.data", "mimeType": a.mime_type,
+                   "transferName": a.transfer_name, "totalBytes": a.bytes.len(),
+                   "transferState": if a.downloaded { 5 } else { 0 }, "isOutgoing": r.is_from_me,
+                   "hideAttachment": false, "isSticker": false, "originalGuid": a.guid, "hasLivePhoto": false})
+        })
+        .collect();
     json!({
         "originalROWID": r.rowid, "guid": r.guid, "text": r.text, "attributedBody": null,
         "handle": {"originalROWID": 1, "address": r.address, "service": r.service, "uncanonicalizedId": null, "country": "us"},
-        "handleId": 1, "otherHandle": 0, "attachments": [], "subject": null, "error": r.error,
+        "handleId": 1, "otherHandle": 0, "attachments": attachments, "subject": null, "error": r.error,
         "dateCreated": r.date_created, "dateRead": r.date_read, "dateDelivered": r.date_delivered,
         "isDelivered": r.date_delivered.is_some(), "isFromMe": r.is_from_me, "hasDdResults": false,
         "isArchived": false, "itemType": 0, "groupTitle": null, "groupActionType": 0, "balloonBundleId": null,
@@ -226,10 +291,17 @@ async fn handle(req: HttpRequest, bytes: web::Bytes, state: web::Data<Arc<Mutex<
         "/api/v1/ping",
         "/api/v1/server/info",
         "/api/v1/message/text",
+        "/api/v1/message/attachment",
         "/api/v1/message/query",
         "/api/v1/handle/availability/imessage",
     ];
-    if !known.contains(&path.as_str()) {
+    // `/api/v1/attachment/:guid/download` (koa-router decodes the parameter).
+    let download = path
+        .strip_prefix("/api/v1/attachment/")
+        .and_then(|p| p.strip_suffix("/download"))
+        .filter(|g| !g.is_empty() && !g.contains('/'))
+        .map(percent_decode);
+    if !known.contains(&path.as_str()) && download.is_none() {
         return HttpResponse::NotFound().content_type("text/plain").body("Not Found");
     }
     let expected = if path.starts_with("/api/v1/message/") { "POST" } else { "GET" };
@@ -238,6 +310,9 @@ async fn handle(req: HttpRequest, bytes: web::Bytes, state: web::Data<Arc<Mutex<
     }
     if let Some(r) = refused(&req, &state.lock().unwrap()) {
         return r;
+    }
+    if let Some(guid) = download {
+        return attachment_download(&mut state.lock().unwrap(), &guid);
     }
     let body = body_of(&req, &bytes);
     match path.as_str() {
@@ -249,9 +324,97 @@ async fn handle(req: HttpRequest, bytes: web::Bytes, state: web::Data<Arc<Mutex<
                    "detected_imessage": "me@icloud.com", "macos_time_sync": 0, "local_ipv4s": [], "local_ipv6s": []}),
         ),
         "/api/v1/message/text" => send(&state, &body).await,
+        "/api/v1/message/attachment" => send_attachment(&state, &req, &bytes).await,
         "/api/v1/message/query" => query(&state.lock().unwrap(), &body),
         _ => availability(&req, &state.lock().unwrap()),
     }
+}
+
+fn percent_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        match (b[i], s.get(i + 1..i + 3).and_then(|h| u8::from_str_radix(h, 16).ok())) {
+            (b'%', Some(v)) => {
+                out.push(v);
+                i += 3;
+            }
+            (c, _) => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// `AttachmentRouter.download`: the file with its type; 404 for an unknown guid, 500 while
+/// Messages has not downloaded it.
+fn attachment_download(s: &mut State, guid: &str) -> HttpResponse {
+    let found = s.rows.iter().flat_map(|r| &r.attachments).find(|a| a.guid == guid).cloned();
+    let Some(a) = found else {
+        return error(
+            404,
+            "The requested resource was not found",
+            "Database Error",
+            "Attachment does not exist!",
+            None,
+        );
+    };
+    if !a.downloaded {
+        return error(
+            500,
+            "The server has encountered an error",
+            "Server Error",
+            "Attachment does not exist in disk!",
+            None,
+        );
+    }
+    s.downloads.push(guid.to_owned());
+    HttpResponse::Ok().content_type(a.mime_type).body(a.bytes)
+}
+
+/// A form's fields and its files, by name.
+type Form = (Vec<(String, String)>, Vec<(String, Vec<u8>)>);
+
+/// The fields and files of a `multipart/form-data` body, as koa-body parses them (none for
+/// another type).
+fn multipart(req: &HttpRequest, bytes: &[u8]) -> Form {
+    let ctype = req.headers().get("content-type").and_then(|v| v.to_str().ok()).unwrap_or("");
+    let Some(boundary) = ctype
+        .strip_prefix("multipart/form-data")
+        .and_then(|r| r.split(';').find_map(|p| p.trim().strip_prefix("boundary=")))
+    else {
+        return (Vec::new(), Vec::new());
+    };
+    let delimiter = format!("--{}", boundary.trim_matches('"'));
+    let (mut fields, mut files) = (Vec::new(), Vec::new());
+    let find = |hay: &[u8], needle: &[u8], from: usize| {
+        hay.get(from..).and_then(|h| h.windows(needle.len()).position(|w| w == needle)).map(|p| p + from)
+    };
+    let mut at = match find(bytes, delimiter.as_bytes(), 0) {
+        Some(p) => p + delimiter.len(),
+        None => return (fields, files),
+    };
+    while bytes.get(at..at + 2) == Some(b"\r\n") {
+        let Some(head_end) = find(bytes, b"\r\n\r\n", at) else { break };
+        let head = String::from_utf8_lossy(&bytes[at + 2..head_end]).into_owned();
+        let Some(next) = find(bytes, format!("\r\n{delimiter}").as_bytes(), head_end + 4) else { break };
+        let content = bytes[head_end + 4..next].to_vec();
+        let attr = |k: &str| {
+            head.split(';').find_map(|p| {
+                p.trim().strip_prefix(&format!("{k}=\"")).map(|v| v.trim_end_matches('"').to_owned())
+            })
+        };
+        match (attr("name"), attr("filename")) {
+            (Some(name), Some(_)) => files.push((name, content)),
+            (Some(name), None) => fields.push((name, String::from_utf8_lossy(&content).into_owned())),
+            _ => {}
+        }
+        at = next + 2 + delimiter.len();
+    }
+    (fields, files)
 }
 
 async fn send(state: &Arc<Mutex<State>>, body: &Value) -> HttpResponse {
@@ -276,26 +439,75 @@ async fn send(state: &Arc<Mutex<State>>, body: &Value) -> HttpResponse {
     if method == "apple-script" && message.trim().is_empty() {
         return bad_request("A 'message' is required when sending via AppleScript");
     }
-    let (service, address) = match chat_guid.split_once(";-;") {
+    let sent = Sent { chat_guid: chat_guid.to_owned(), temp_guid, message: message.to_owned(), file: None };
+    let queued = format!("Message is already queued to be sent! (Temp GUID: {})", sent.temp_guid);
+    deliver(state, sent, &queued).await
+}
+
+/// `MessageRouter.sendAttachment`: multipart `chatGuid`, `tempGuid`, `name`, `method`, the file
+/// in `attachment`.
+async fn send_attachment(state: &Arc<Mutex<State>>, req: &HttpRequest, bytes: &[u8]) -> HttpResponse {
+    let (fields, files) = multipart(req, bytes);
+    let get = |k: &str| fields.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
+    // validatorjs, in rule order: chatGuid, tempGuid, method, name.
+    let Some(chat_guid) = get("chatGuid") else {
+        return bad_request("The chatGuid field is required.");
+    };
+    let method = get("method").unwrap_or_else(|| "apple-script".into());
+    if !["apple-script", "private-api"].contains(&method.as_str()) {
+        return bad_request("The selected method is invalid.");
+    }
+    let Some(name) = get("name").filter(|n| !n.is_empty()) else {
+        return bad_request("The name field is required.");
+    };
+    let temp_guid = get("tempGuid").unwrap_or_default().trim().to_owned();
+    if method == "apple-script" && temp_guid.is_empty() {
+        return bad_request("A 'tempGuid' is required when sending via AppleScript");
+    }
+    if state.lock().unwrap().in_flight.contains(&temp_guid) {
+        return bad_request("Attachment is already queued to be sent!");
+    }
+    let Some((_, file)) = files.into_iter().find(|(n, b)| n == "attachment" && !b.is_empty()) else {
+        return bad_request("Attachment not provided or was empty!");
+    };
+    let sent = Sent { chat_guid, temp_guid, message: String::new(), file: Some((name, file)) };
+    deliver(state, sent, "Attachment is already queued to be sent!").await
+}
+
+/// Messages writes the send's row; the answer comes once the poller has seen it sent (or failed).
+async fn deliver(state: &Arc<Mutex<State>>, sent: Sent, queued: &str) -> HttpResponse {
+    let (service, address) = match sent.chat_guid.split_once(";-;") {
         Some((s, a)) => (s.to_owned(), a.to_owned()),
         None => return error(500, "Message Send Error", "iMessage Error", "Failed to find chat", None),
     };
+    let file = sent.file.is_some();
+    let (what, failed) = if file {
+        ("Attachment", "Failed to send attachment! See attached message error code.")
+    } else {
+        ("Message", "Failed to send message! See attached message error code.")
+    };
     if state.lock().unwrap().signed_out {
         let words = "Messages got an error: Can’t get account 1 whose service type = iMessage. Invalid index. (-1719)";
-        return error(500, "Message Send Error", "iMessage Error", words, None);
+        return error(500, &format!("{what} Send Error"), "iMessage Error", words, None);
     }
-    // Messages writes the row; the answer comes once the poller has seen it sent (or failed).
+    let temp_guid = sent.temp_guid.clone();
     let (mut row, wait) = {
         let mut s = state.lock().unwrap();
         if !s.in_flight.insert(temp_guid.clone()) {
-            return bad_request(&format!("Message is already queued to be sent! (Temp GUID: {temp_guid})"));
+            return bad_request(queued);
         }
-        s.sends.push(Sent {
-            chat_guid: chat_guid.to_owned(),
-            temp_guid: temp_guid.clone(),
-            message: message.to_owned(),
-        });
-        let mut row = s.insert(message, &address, &service, true);
+        let mut row = s.insert(&sent.message, &address, &service, true);
+        if let Some((name, bytes)) = &sent.file {
+            row.attachments.push(Attachment {
+                guid: format!("at_0_{}", row.guid),
+                transfer_name: name.clone(),
+                mime_type: "application/octet-stream".into(),
+                bytes: bytes.clone(),
+                downloaded: true,
+            });
+            s.rows.last_mut().unwrap().attachments = row.attachments.clone();
+        }
+        s.sends.push(sent);
         if s.refused.contains(&address) {
             row.error = 22;
             s.rows.last_mut().unwrap().error = 22;
@@ -306,20 +518,12 @@ async fn send(state: &Arc<Mutex<State>>, body: &Value) -> HttpResponse {
     let mut s = state.lock().unwrap();
     s.in_flight.remove(&temp_guid);
     row.date_delivered = s.rows.iter().find(|r| r.rowid == row.rowid).and_then(|r| r.date_delivered);
-    if row.error != 0 {
-        let mut data = serialize(&row);
-        data["tempGuid"] = json!(temp_guid);
-        return error(
-            500,
-            "Message Send Error",
-            "iMessage Error",
-            "Failed to send message! See attached message error code.",
-            Some(data),
-        );
-    }
-    let mut data = serialize(&row);
+    let mut data = serialize(&row, true);
     data["tempGuid"] = json!(temp_guid);
-    ok("Message sent!", data)
+    if row.error != 0 {
+        return error(500, &format!("{what} Send Error"), "iMessage Error", failed, Some(data));
+    }
+    ok(if file { "Attachment sent!" } else { "Message sent!" }, data)
 }
 
 fn query(s: &State, body: &Value) -> HttpResponse {
@@ -373,7 +577,12 @@ fn query(s: &State, body: &Value) -> HttpResponse {
         rows.sort_by_key(|r| std::cmp::Reverse(r.date_created));
     }
     let total = rows.len();
-    let data: Vec<Value> = rows.into_iter().skip(offset).take(limit).map(serialize).collect();
+    let with = body["with"].as_array().map(Vec::as_slice).unwrap_or_default();
+    let with_attachments = with.iter().any(|w| {
+        w.as_str().is_some_and(|w| ["attachment", "attachments"].contains(&w.to_lowercase().as_str()))
+    });
+    let data: Vec<Value> =
+        rows.into_iter().skip(offset).take(limit).map(|r| serialize(r, with_attachments)).collect();
     let count = data.len();
     HttpResponse::Ok().json(json!({
         "status": 200, "message": "Successfully fetched messages!", "data": data,

@@ -5,6 +5,7 @@
 pub mod bluebubbles;
 pub mod command;
 pub mod messages;
+pub(crate) mod received;
 pub mod typedstream;
 
 use std::path::PathBuf;
@@ -16,7 +17,7 @@ pub use bluebubbles::BlueBubbles;
 pub use command::CommandConnector;
 pub use messages::Messages;
 
-use crate::node::{Node, NodeError, Outcome};
+use crate::node::{Node, Outcome};
 
 /// Runs `round` every `poll` for as long as the agent runs, saying once when `source` stops
 /// answering and once when it is back (a connector's receipts and texts received).
@@ -40,23 +41,6 @@ pub(crate) async fn every<E: std::fmt::Display>(
             Err(_) => {}
         }
         actix_rt::time::sleep(poll).await;
-    }
-}
-
-/// Forwards one text received (`rowid` names it in the log); false when the node cannot take it
-/// now, so the caller stops and tries again later. A text the node refuses for good (a sender
-/// that is not a phone number, say) is logged and counts as done.
-pub(crate) async fn forward(node: &Node, from: &str, text: &str, id: &str, rowid: i64) -> bool {
-    match node.inbound(from, Some(text), Vec::new(), Some(id)).await {
-        Ok(()) => true,
-        Err(NodeError::Refused { code, error, .. }) => {
-            tracing::warn!(rowid, code = %code, error = %error, "the node refused a text received; skipped");
-            true
-        }
-        Err(e) => {
-            tracing::debug!(error = %e, "a text received waits for the node");
-            false
-        }
     }
 }
 
@@ -102,9 +86,9 @@ impl SendJob {
 pub enum Connector {
     /// A command line (see `command.rs`).
     Command(CommandConnector),
-    /// A BlueBubbles server (see `bluebubbles.rs`).
+    /// A BlueBubbles server (see `bluebubbles/`).
     BlueBubbles(BlueBubbles),
-    /// Messages.app on this Mac (see `messages.rs`).
+    /// Messages.app on this Mac (see `messages/`).
     Messages(Messages),
 }
 
@@ -114,8 +98,7 @@ impl Connector {
         match self {
             Connector::Command(c) if c.takes_media() => None,
             Connector::Command(_) => Some("the send command has no {media} argument to take attachments"),
-            Connector::BlueBubbles(_) => Some("the bluebubbles connector does not send attachments yet"),
-            Connector::Messages(_) => None,
+            Connector::BlueBubbles(_) | Connector::Messages(_) => None,
         }
     }
 

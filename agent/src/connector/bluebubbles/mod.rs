@@ -2,9 +2,10 @@
 //! (its private API gives reliable receipts and iMessage availability). It speaks the server's
 //! HTTP API as `../shared/research/bluebubbles-api.md` records it: the password in the query, the
 //! `{status, message, data, error}` envelope, `POST /api/v1/message/text` to send (synchronous: it
-//! answers once Messages has sent or failed), `POST /api/v1/message/query` polled for receipts and
-//! for texts received (so the agent needs no inbound port), and
-//! `GET /api/v1/handle/availability/imessage` for detection.
+//! answers once Messages has sent or failed) and `POST /api/v1/message/attachment` (multipart)
+//! for each file after it, `POST /api/v1/message/query` polled for receipts and for texts
+//! received (so the agent needs no inbound port), `GET /api/v1/attachment/{guid}/download` for
+//! their files, and `GET /api/v1/handle/availability/imessage` for detection.
 //!
 //! A row's `dateDelivered` means `delivered`, its `dateRead` (an iMessage read receipt) `read`.
 //! The receipts it follows and the last inbound row it forwarded are kept in the journal, so a
@@ -18,12 +19,20 @@ use std::time::Duration;
 use pigeon_protocol::{FailureScope, JobChannel, ReportedStatus, StatusBody, UsedChannel};
 use serde_json::{json, Value};
 
+mod server;
+
+use server::BbError;
+pub use server::Server;
+
+use super::received::{now_ms, Inbox, Received, ReceivedFile};
 use super::SendJob;
 use crate::journal::Journal;
 use crate::node::{Node, Outcome};
 
 /// The journal key of the last inbound row forwarded.
 const INBOUND: &str = "bluebubbles.inbound_rowid";
+/// The journal keys of texts received whose files BlueBubbles has yet to download.
+const HELD: &str = "bluebubbles.held.";
 /// The journal keys of the receipts followed: `bluebubbles.watch.<guid>` → `<message id> <ms>
 /// <service>[ delivered]`.
 const WATCH: &str = "bluebubbles.watch.";
@@ -33,16 +42,6 @@ const WATCH_FOR_MS: i64 = 24 * 3600 * 1000;
 const SENDING: &str = "bluebubbles.sending.";
 /// How far the Mac's clock may be from this one when a restart looks for a send's row.
 const SKEW_MS: i64 = 5 * 60 * 1000;
-/// A send waits for Messages (the server's own limit is 2 minutes).
-const SEND_TIMEOUT: Duration = Duration::from_secs(150);
-
-/// A BlueBubbles server: its address and password.
-#[derive(Clone)]
-pub struct Server {
-    client: awc::Client,
-    base: String,
-    password: String,
-}
 
 /// A BlueBubbles server and what the agent follows on it.
 #[derive(Clone)]
@@ -50,6 +49,7 @@ pub struct BlueBubbles {
     server: Server,
     poll: Duration,
     journal: Journal,
+    inbox: Inbox,
     /// Receipts followed, by the message's BlueBubbles guid.
     watched: Rc<RefCell<HashMap<String, Watch>>>,
 }
@@ -104,138 +104,9 @@ struct Sending {
     body: String,
     since_ms: i64,
     imessage: bool,
-}
-
-/// What a call to the server came to, when it did not succeed.
-#[derive(Debug)]
-enum BbError {
-    /// No connection (refused, no route, no such host): the request never reached the server.
-    Unreachable(String),
-    /// The connection broke or timed out after the request went: the server may have acted.
-    Cut(String),
-    /// An answer other than 200, with the envelope's words and whether its `data` is a message
-    /// row (Messages recorded the send and its error).
-    Status(u16, String, bool),
-}
-
-impl BbError {
-    /// Whose fault a failed send is. The phone's: a server that cannot be reached or refuses the
-    /// password, one that answers 5xx without a row (Messages not running, iMessage signed out,
-    /// the private API off), or whose words say it is signed out. The recipient's: a row Messages
-    /// failed (an address it cannot reach), a refused request, and a send cut short (it may have
-    /// gone: another phone must not send it again).
-    fn scope(&self) -> FailureScope {
-        match self {
-            BbError::Unreachable(_) => FailureScope::Phone,
-            BbError::Cut(_) => FailureScope::Recipient,
-            BbError::Status(_, words, _) if signed_out(words) => FailureScope::Phone,
-            BbError::Status(401 | 403, _, _) => FailureScope::Phone,
-            // Its 2-minute wait for the row ran out: the text may still go.
-            BbError::Status(_, words, _) if words.contains("See attached message") => FailureScope::Recipient,
-            BbError::Status(s, words, false) if *s >= 500 && !about_the_address(words) => FailureScope::Phone,
-            BbError::Status(..) => FailureScope::Recipient,
-        }
-    }
-}
-
-/// Words that say Messages is not signed in to iMessage.
-fn signed_out(words: &str) -> bool {
-    let w = words.to_ascii_lowercase();
-    w.contains("signed out") || w.contains("not signed in") || w.contains("sign in")
-}
-
-/// Words about the recipient's address (an unknown participant or chat, a bad address).
-fn about_the_address(words: &str) -> bool {
-    let w = words.to_ascii_lowercase();
-    ["participant", "chat guid", "find chat", "address", "handle", "(-1728)"].iter().any(|k| w.contains(k))
-}
-
-impl std::fmt::Display for BbError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            BbError::Unreachable(e) => write!(f, "cannot reach BlueBubbles: {e}"),
-            BbError::Cut(e) => write!(f, "BlueBubbles did not answer: {e}"),
-            BbError::Status(401, _, _) => write!(f, "BlueBubbles refused the password (--bb-password)"),
-            BbError::Status(s, m, _) => write!(f, "BlueBubbles answered {s}: {m}"),
-        }
-    }
-}
-
-impl Server {
-    /// The server at `url` (`http://mac.local:1234`) with `password`.
-    pub fn new(url: &str, password: &str) -> Result<Self, String> {
-        if !(url.starts_with("http://") || url.starts_with("https://")) {
-            return Err(format!("--bb-url: {url:?} is not an http:// or https:// address"));
-        }
-        Ok(Self {
-            client: awc::Client::builder()
-                .connector(awc::Connector::new().rustls_0_23(pigeon_protocol::tls::client_config()))
-                .timeout(SEND_TIMEOUT)
-                .finish(),
-            base: url.trim_end_matches('/').to_owned(),
-            password: password.to_owned(),
-        })
-    }
-
-    /// A call; the envelope's `data` on 200.
-    async fn call(
-        &self,
-        method: &str,
-        path: &str,
-        query: &[(&str, &str)],
-        body: Option<Value>,
-    ) -> Result<Value, BbError> {
-        let mut q: Vec<(&str, &str)> = vec![("password", &self.password)];
-        q.extend_from_slice(query);
-        let qs = serde_urlencoded::to_string(&q).map_err(|e| BbError::Status(0, e.to_string(), false))?;
-        let url = format!("{}{path}?{qs}", self.base);
-        let sent = match (method, body) {
-            ("GET", _) => self.client.get(&url).send().await,
-            (_, Some(b)) => self.client.post(&url).send_json(&b).await,
-            (_, None) => self.client.post(&url).send().await,
-        };
-        // The error's words never carry the URL: it holds the password.
-        let mut res = sent.map_err(|e| match e {
-            awc::error::SendRequestError::Connect(c) => BbError::Unreachable(c.to_string()),
-            e => BbError::Cut(e.to_string()),
-        })?;
-        let status = res.status().as_u16();
-        let bytes = res.body().limit(32 << 20).await.map_err(|e| BbError::Cut(e.to_string()))?;
-        let v: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
-        if status == 200 {
-            return Ok(v.get("data").cloned().unwrap_or(Value::Null));
-        }
-        let words = v["error"]["message"]
-            .as_str()
-            .or(v["message"].as_str())
-            .map_or_else(|| String::from_utf8_lossy(&bytes).chars().take(200).collect(), str::to_owned);
-        Err(BbError::Status(status, words, v["data"]["guid"].is_string()))
-    }
-
-    /// For `--check`: the password works, and what the server says of itself.
-    pub async fn check(&self) -> Result<String, String> {
-        self.call("GET", "/api/v1/ping", &[], None).await.map_err(|e| e.to_string())?;
-        let info = self.call("GET", "/api/v1/server/info", &[], None).await.map_err(|e| e.to_string())?;
-        Ok(format!(
-            "BlueBubbles {} on macOS {}, private API {}",
-            info["server_version"].as_str().unwrap_or("?"),
-            info["os_version"].as_str().unwrap_or("?"),
-            if info["private_api"].as_bool() == Some(true) {
-                "on"
-            } else {
-                "off (no receipts of SMS, no detection)"
-            }
-        ))
-    }
-
-    /// Whether `phone` has iMessage; `None` when the server cannot tell (no private API).
-    async fn available(&self, phone: &str) -> Option<bool> {
-        let data = self
-            .call("GET", "/api/v1/handle/availability/imessage", &[("address", phone)], None)
-            .await
-            .ok()?;
-        data["available"].as_bool()
-    }
+    /// For a send of files alone: the first file's name, which its row's attachment carries.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    file: Option<String>,
 }
 
 impl BlueBubbles {
@@ -246,7 +117,8 @@ impl BlueBubbles {
             .into_iter()
             .filter_map(|(k, v)| Some((k[WATCH.len()..].to_owned(), Watch::decode(&v)?)))
             .collect();
-        Self { server, poll, journal, watched: Rc::new(RefCell::new(watched)) }
+        let inbox = Inbox::new(journal.clone(), INBOUND, HELD);
+        Self { server, poll, journal, inbox, watched: Rc::new(RefCell::new(watched)) }
     }
 
     /// Whether `phone` has iMessage (no, when the server cannot tell).
@@ -254,7 +126,8 @@ impl BlueBubbles {
         self.server.available(phone).await.unwrap_or(false)
     }
 
-    /// Sends one text; `sent` once Messages has sent it (its receipt is then followed).
+    /// Sends one job, the text then each file, each its own send as BlueBubbles takes them;
+    /// `sent` once Messages has sent them all (the first row's receipt is then followed).
     pub async fn send(&self, job: &SendJob) -> StatusBody {
         let channel = match job.channel {
             JobChannel::Imessage => UsedChannel::Imessage,
@@ -266,18 +139,18 @@ impl BlueBubbles {
             },
         };
         let service = if channel == UsedChannel::Imessage { "iMessage" } else { "SMS" };
-        let body = json!({
-            "chatGuid": format!("{service};-;{}", job.to),
-            "tempGuid": format!("pigeon-{}", job.message_id),
-            "message": job.body,
-            "method": "apple-script",
-        });
+        let chat_guid = format!("{service};-;{}", job.to);
         let failed = |reason: String, scope: FailureScope| StatusBody {
             status: ReportedStatus::Failed,
             failure_reason: Some(reason.chars().take(500).collect()),
             channel_used: Some(channel),
             failure_scope: Some(scope),
         };
+        let names: Vec<String> = job
+            .files
+            .iter()
+            .map(|f| f.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned()))
+            .collect();
         // Kept until the send settles, so a restart can look for its row.
         let key = format!("{SENDING}{}", job.message_id);
         let sending = Sending {
@@ -285,18 +158,63 @@ impl BlueBubbles {
             body: job.body.clone(),
             since_ms: now_ms(),
             imessage: channel == UsedChannel::Imessage,
+            file: names.first().filter(|_| job.body.is_empty()).cloned(),
         };
         let _ = self.journal.set_mark(&key, serde_json::to_string(&sending).ok()).await;
-        let report = match self.server.call("POST", "/api/v1/message/text", &[], Some(body)).await {
-            Ok(row) => self.judge(&job.message_id, &row, channel).await,
-            Err(e) => {
-                let scope = e.scope();
-                match e {
-                    // Messages' own words.
-                    BbError::Status(500, words, _) => failed(words, scope),
-                    e => failed(e.to_string(), scope),
+        let mut first: Option<Value> = None;
+        let mut report = None;
+        let parts =
+            (!job.body.is_empty()).then_some(None).into_iter().chain(job.files.iter().zip(&names).map(Some));
+        for (i, part) in parts.enumerate() {
+            let sent = match part {
+                None => {
+                    let body = json!({
+                        "chatGuid": chat_guid,
+                        "tempGuid": format!("pigeon-{}", job.message_id),
+                        "message": job.body,
+                        "method": "apple-script",
+                    });
+                    self.server.call("POST", "/api/v1/message/text", &[], Some(body)).await
+                }
+                Some((path, name)) => {
+                    let temp_guid = format!("pigeon-{}-{i}", job.message_id);
+                    self.server.send_file(&chat_guid, &temp_guid, name, path).await
+                }
+            };
+            let what = part.map_or_else(|| "the text".to_owned(), |(_, n)| n.clone());
+            match sent {
+                // Messages recorded it with an error: nothing after it goes.
+                Ok(row) if row["error"].as_i64().unwrap_or(0) != 0 && first.is_some() => {
+                    let code = row["error"].as_i64().unwrap_or(0);
+                    report = Some(failed(
+                        format!("Messages could not send {what} (error {code})"),
+                        FailureScope::Recipient,
+                    ));
+                    break;
+                }
+                Ok(row) if first.is_none() => first = Some(row),
+                Ok(_) => {}
+                Err(e) => {
+                    // What went before it went: another phone must not send it again.
+                    let scope = if first.is_some() { FailureScope::Recipient } else { e.scope() };
+                    let words = match e {
+                        // Messages' own words.
+                        BbError::Status(500, words, _) => words,
+                        e => e.to_string(),
+                    };
+                    let words = if first.is_some() { format!("{what}: {words}") } else { words };
+                    report = Some(failed(words, scope));
+                    break;
                 }
             }
+            if first.as_ref().is_some_and(|r| r["error"].as_i64().unwrap_or(0) != 0) {
+                break;
+            }
+        }
+        let report = match (report, first) {
+            (Some(r), _) => r,
+            (None, Some(row)) => self.judge(&job.message_id, &row, channel).await,
+            (None, None) => failed("the job has neither a text nor a file".into(), FailureScope::Recipient),
         };
         let _ = self.journal.set_mark(&key, None).await;
         report
@@ -345,11 +263,19 @@ impl BlueBubbles {
             "after": (sending.since_ms - SKEW_MS).max(0),
             "sort": "ASC",
             "limit": 1000,
+            "with": ["attachment"],
         });
         let rows = self.server.call("POST", "/api/v1/message/query", &[], Some(query)).await.ok()?;
         let row = rows.as_array()?.iter().find(|r| {
+            let carries = |name: &str| {
+                let files = r["attachments"].as_array().map(Vec::as_slice).unwrap_or_default();
+                files.iter().any(|a| a["transferName"].as_str() == Some(name))
+            };
             r["handle"]["address"].as_str() == Some(sending.to.as_str())
-                && r["text"].as_str() == Some(sending.body.trim())
+                && match &sending.file {
+                    Some(name) => carries(name),
+                    None => r["text"].as_str() == Some(sending.body.trim()),
+                }
         });
         let channel = if sending.imessage { UsedChannel::Imessage } else { UsedChannel::Sms };
         let report = match row {
@@ -434,9 +360,9 @@ impl BlueBubbles {
         Ok(())
     }
 
-    /// Forwards the texts received since the last one forwarded, oldest first.
+    /// Forwards the texts received since the last one forwarded, oldest first, with their files.
     async fn inbound(&self, node: &Node) -> Result<(), BbError> {
-        let last: i64 = match self.journal.mark(INBOUND).and_then(|v| v.parse().ok()) {
+        let last = match self.inbox.cursor() {
             Some(n) => n,
             None => {
                 // First start: what came before the agent is not forwarded.
@@ -445,7 +371,7 @@ impl BlueBubbles {
                     .call("POST", "/api/v1/message/query", &[], Some(json!({"sort": "DESC", "limit": 1})))
                     .await?;
                 let n = newest[0]["originalROWID"].as_i64().unwrap_or(0);
-                let _ = self.journal.set_mark(INBOUND, Some(n.to_string())).await;
+                self.inbox.advance(n).await;
                 n
             }
         };
@@ -456,61 +382,49 @@ impl BlueBubbles {
             ],
             "sort": "ASC",
             "limit": 100,
+            "with": ["attachment"],
         });
         let rows = self.server.call("POST", "/api/v1/message/query", &[], Some(query)).await?;
-        for row in rows.as_array().map(Vec::as_slice).unwrap_or_default() {
+        let rows = rows.as_array().map(Vec::as_slice).unwrap_or_default();
+        let rows = rows.iter().map(|row| {
             let rowid = row["originalROWID"].as_i64().unwrap_or(last);
-            let from = row["handle"]["address"].as_str().unwrap_or_default();
-            let text = row["text"].as_str().unwrap_or_default();
-            let id = match row["guid"].as_str() {
-                Some(guid) => format!("bluebubbles:{guid}"),
-                None => format!("bluebubbles:row:{rowid}"),
-            };
-            // Reactions and attachments alone are not texts.
-            if !text.is_empty()
-                && row["associatedMessageType"].is_null()
-                && !super::forward(node, from, text, &id, rowid).await
-            {
-                return Ok(());
-            }
-            let _ = self.journal.set_mark(INBOUND, Some(rowid.to_string())).await;
-        }
+            // A reaction is no text.
+            let received = row["associatedMessageType"].is_null().then(|| Received {
+                from: row["handle"]["address"].as_str().unwrap_or_default().to_owned(),
+                text: row["text"].as_str().unwrap_or_default().to_owned(),
+                id: match row["guid"].as_str() {
+                    Some(guid) => format!("bluebubbles:{guid}"),
+                    None => format!("bluebubbles:row:{rowid}"),
+                },
+                rowid,
+                files: row["attachments"]
+                    .as_array()
+                    .map(Vec::as_slice)
+                    .unwrap_or_default()
+                    .iter()
+                    .filter_map(|a| {
+                        let guid = a["guid"].as_str()?;
+                        let name = a["transferName"].as_str().filter(|n| !n.is_empty()).unwrap_or(guid);
+                        Some(ReceivedFile { source: guid.to_owned(), name: name.to_owned(), size: 0 })
+                    })
+                    .collect(),
+                seen_ms: now_ms(),
+            });
+            (rowid, received)
+        });
+        let server = &self.server;
+        self.inbox
+            .deliver(node, rows.collect(), async |f: &ReceivedFile| {
+                server.download(&f.source).await.map_err(|e| e.to_string())
+            })
+            .await;
         Ok(())
     }
-}
-
-/// Milliseconds since the Unix epoch, as BlueBubbles writes its dates.
-fn now_ms() -> i64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn failed_sends_are_the_phones_or_the_recipients() {
-        let phone = [
-            BbError::Unreachable("Connection refused".into()),
-            BbError::Status(401, "Unauthorized".into(), false),
-            BbError::Status(500, "iMessage Private API is not enabled!".into(), false),
-            BbError::Status(500, "Messages is not signed in to iMessage".into(), false),
-            BbError::Status(502, "Bad Gateway".into(), false),
-        ];
-        for e in phone {
-            assert_eq!(e.scope(), FailureScope::Phone, "{e:?}");
-        }
-        let recipient = [
-            BbError::Cut("timeout".into()),
-            BbError::Status(500, "Failed to send message! See attached message error code.".into(), true),
-            BbError::Status(500, "Failed to send message! See attached message error code.".into(), false),
-            BbError::Status(500, "Can't get participant \"+1415\" (-1728)".into(), false),
-            BbError::Status(400, "Message is already queued to be sent!".into(), false),
-        ];
-        for e in recipient {
-            assert_eq!(e.scope(), FailureScope::Recipient, "{e:?}");
-        }
-    }
 
     #[test]
     fn a_followed_receipt_reads_back_as_it_was_saved() {

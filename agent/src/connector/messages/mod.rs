@@ -12,7 +12,7 @@
 //! whose `attachment`, through `message_attachment_join`, bears the first file's name): `sent`;
 //! `is_delivered`/`date_delivered` mean `delivered`; `is_read`/`date_read` (an iMessage read
 //! receipt) mean `read`; a non-zero `error`, `failed`. Texts received are rows with
-//! `is_from_me = 0` after the last one forwarded.
+//! `is_from_me = 0` after the last one forwarded, their files the `attachment`s joined to them.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -25,6 +25,9 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension};
 use serde::{Deserialize, Serialize};
 
 use super::command::RunError;
+mod inbound;
+
+use super::received::Inbox;
 use super::{typedstream, SendJob};
 use crate::journal::Journal;
 use crate::node::{Node, Outcome};
@@ -52,6 +55,8 @@ end run
 "#;
 
 const INBOUND: &str = "messages.inbound_rowid";
+/// Texts received whose files Messages has yet to download.
+const HELD: &str = "messages.held.";
 const WATCH: &str = "messages.watch.";
 const SENDING: &str = "messages.sending.";
 /// How long a sent text's receipt is followed, in polls' worth of time.
@@ -66,6 +71,7 @@ pub struct Messages {
     poll: Duration,
     send_timeout: Duration,
     journal: Journal,
+    inbox: Inbox,
     /// Receipts followed, by outgoing row.
     watched: Rc<RefCell<HashMap<i64, Followed>>>,
 }
@@ -187,6 +193,7 @@ impl Messages {
             chat_db,
             poll,
             send_timeout,
+            inbox: Inbox::new(journal.clone(), INBOUND, HELD),
             journal,
             watched: Rc::new(RefCell::new(watched)),
         })
@@ -465,47 +472,6 @@ impl Messages {
         for rowid in settled {
             self.watched.borrow_mut().remove(&rowid);
             let _ = self.journal.set_mark(&format!("{WATCH}{rowid}"), None).await;
-        }
-        Ok(())
-    }
-
-    async fn inbound(&self, node: &Node) -> Result<(), String> {
-        let last: i64 = match self.journal.mark(INBOUND).and_then(|v| v.parse().ok()) {
-            Some(n) => n,
-            None => {
-                // First start: what came before the agent is not forwarded.
-                let n: i64 = self
-                    .db(|c| c.query_row("SELECT IFNULL(MAX(ROWID), 0) FROM message", [], |r| r.get(0)))
-                    .await?;
-                let _ = self.journal.set_mark(INBOUND, Some(n.to_string())).await;
-                n
-            }
-        };
-        type Row = (i64, Option<String>, Option<String>, Option<Vec<u8>>, Option<i64>, String);
-        let rows: Vec<Row> = self
-            .db(move |c| {
-                let mut q = c.prepare(
-                    "SELECT m.ROWID, h.id, m.text, m.attributedBody, m.associated_message_type, m.guid
-                     FROM message m LEFT JOIN handle h ON m.handle_id = h.ROWID
-                     WHERE m.ROWID > ?1 AND m.is_from_me = 0 ORDER BY m.ROWID LIMIT 100",
-                )?;
-                let rows = q.query_map([last], |r| {
-                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?))
-                })?;
-                rows.collect()
-            })
-            .await?;
-        for (rowid, from, text, body, associated, guid) in rows {
-            let text = text.or_else(|| typedstream::text(body.as_deref()?)).unwrap_or_default();
-            // Reactions and attachments alone are not texts.
-            let (from, id) = (from.unwrap_or_default(), format!("messages:{guid}"));
-            if !text.is_empty()
-                && associated.unwrap_or(0) == 0
-                && !super::forward(node, &from, &text, &id, rowid).await
-            {
-                return Ok(());
-            }
-            let _ = self.journal.set_mark(INBOUND, Some(rowid.to_string())).await;
         }
         Ok(())
     }
