@@ -44,7 +44,13 @@ const SCAN_EVERY: Duration = Duration::from_secs(60);
 const COUNTER_SCAN_EVERY: Duration = Duration::from_secs(3_600);
 
 /// What a pass counts, by the `kind` label of `pigeon_retention_deleted_total`.
-const KINDS: [&str; 6] = ["message", "delivery", "idempotency_key", "detection", "counter", "event"];
+const KINDS: [&str; 8] =
+    ["message", "delivery", "idempotency_key", "detection", "counter", "event", "media", "media_file"];
+
+/// Media records and files are found by scanning too (every record, and on sled the media
+/// directory), this often on the injectable clock, so a test that moves the clock a day on sees
+/// them go at the next pass. Records wait a day and files ten minutes: a quarter hour is soon.
+const MEDIA_SCAN_EVERY: chrono::Duration = chrono::Duration::minutes(15);
 
 pub(crate) struct Sweeper {
     store: Store,
@@ -61,6 +67,9 @@ pub(crate) struct Sweeper {
     counters: Cursor,
     next_scan: Instant,
     next_counter_scan: Instant,
+    media: Cursor,
+    media_files: Option<String>,
+    next_media_scan: chrono::DateTime<chrono::Utc>,
 }
 
 impl Sweeper {
@@ -77,6 +86,9 @@ impl Sweeper {
             counters: None,
             next_scan: Instant::now(),
             next_counter_scan: Instant::now(),
+            media: None,
+            media_files: None,
+            next_media_scan: chrono::DateTime::<chrono::Utc>::MIN_UTC,
         }
     }
 
@@ -159,8 +171,10 @@ impl Sweeper {
                 self.next_counter_scan = Instant::now() + COUNTER_SCAN_EVERY;
             }
         }
-        more |= self.tenants_due;
-        for (kind, n) in KINDS.into_iter().zip([messages, deliveries, keys, detections, counters, events]) {
+        let (media, media_files) = self.sweep_media(now)?;
+        more |= self.tenants_due || self.media.is_some() || self.media_files.is_some();
+        let counts = [messages, deliveries, keys, detections, counters, events, media, media_files];
+        for (kind, n) in KINDS.into_iter().zip(counts) {
             if n > 0 {
                 metrics::counter!("pigeon_retention_deleted_total", "kind" => kind).increment(n as u64);
             }
@@ -172,6 +186,33 @@ impl Sweeper {
         } else {
             Turn::Done
         })
+    }
+}
+
+impl Sweeper {
+    /// One batch of the media scans when they are due: records nothing holds, then, once those
+    /// are all looked at, files no record holds. Returns how many of each went.
+    fn sweep_media(
+        &mut self,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> Result<(usize, usize), pigeon_storage::StoreError> {
+        if self.media.is_none() && self.media_files.is_none() && now < self.next_media_scan {
+            return Ok((0, 0));
+        }
+        let mut records = 0;
+        if self.media_files.is_none() {
+            (self.media, records) = self.store.prune_media(self.media.take(), now, BATCH)?;
+            if self.media.is_some() {
+                return Ok((records, 0));
+            }
+        }
+        let before_ms = now.timestamp_millis() - pigeon_storage::media::GRACE_MS;
+        let (cursor, files) = self.store.prune_media_files(self.media_files.take(), before_ms, BATCH)?;
+        self.media_files = cursor;
+        if self.media_files.is_none() {
+            self.next_media_scan = now + MEDIA_SCAN_EVERY;
+        }
+        Ok((records, files))
     }
 }
 

@@ -35,6 +35,10 @@ pub enum StoreError {
     /// Moving a sled store to PostgreSQL could not go on; the text says why.
     #[error("migrate: {0}")]
     Migrate(String),
+    /// A message named media that retention deleted as it was being accepted; nothing was
+    /// written, and sent again it is refused for the media it names.
+    #[error("media {0} was deleted as the message was accepted")]
+    MediaGone(ulid::Ulid),
     /// The committer thread is gone (the store is shutting down).
     #[error("store is closed")]
     Closed,
@@ -52,7 +56,13 @@ impl StoreError {
     /// True for the failures of a disk that is full or failing: the request may succeed later,
     /// so it is answered 503 with `Retry-After`, not 500.
     pub fn is_unavailable(&self) -> bool {
-        matches!(self, StoreError::Sled(sled::Error::Io(_)) | StoreError::Flush(_) | StoreError::Database(_))
+        matches!(
+            self,
+            StoreError::Sled(sled::Error::Io(_))
+                | StoreError::Flush(_)
+                | StoreError::Database(_)
+                | StoreError::MediaGone(_)
+        )
     }
 }
 

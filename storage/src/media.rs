@@ -23,8 +23,9 @@ pub const CHUNK: usize = 256 * 1024;
 
 /// Where a store keeps media bytes.
 pub(crate) enum Files {
-    /// `<dir>` is `<data dir>/media`; spools go to `<dir>/spool`.
-    Dir(PathBuf),
+    /// `<dir>` is `<data dir>/media`; spools go to `<dir>/spool`. The lock keeps a keep of
+    /// bytes already there and retention's delete of them apart.
+    Dir(PathBuf, std::sync::Mutex<()>),
     /// In the database; spools go to the system's temporary directory.
     Db(Arc<Pg>),
 }
@@ -138,7 +139,7 @@ impl Files {
         let spool = dir.join("spool");
         let _ = std::fs::remove_dir_all(&spool);
         std::fs::create_dir(&spool).map_err(io("make the media spool directory"))?;
-        Ok(Files::Dir(dir))
+        Ok(Files::Dir(dir, std::sync::Mutex::new(())))
     }
 
     /// A new, empty upload.
@@ -147,34 +148,98 @@ impl Files {
         let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let name = format!("{}-{n}.part", std::process::id());
         match self {
-            Files::Dir(dir) => Spool::create(dir.join("spool").join(name)),
+            Files::Dir(dir, _) => Spool::create(dir.join("spool").join(name)),
             Files::Db(_) => Spool::create(std::env::temp_dir().join(format!("pigeon-media-{name}"))),
         }
     }
 
     /// Makes a finished upload durable under its hash; the same bytes kept before are kept once.
-    pub(crate) fn keep(&self, mut spool: Spool) -> Result<Kept, StoreError> {
+    /// Either way the file is marked kept at `now_ms` (the file's mtime, or its row's
+    /// `touched_ms`): retention leaves a file kept within [`GRACE_MS`] alone, since its record
+    /// is written only after this returns.
+    pub(crate) fn keep(&self, mut spool: Spool, now_ms: i64) -> Result<Kept, StoreError> {
         let kept = spool.finish()?;
         match self {
-            Files::Dir(dir) => {
+            Files::Dir(dir, lock) => {
                 let name = dir.join(&kept.sha256);
-                if !name.exists() {
-                    std::fs::rename(&spool.path, &name).map_err(io("name a media file"))?;
-                    sync_dir(dir)?;
+                {
+                    // Retention must not delete bytes already here between this look and the touch.
+                    let _kept = lock.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                    if name.exists() {
+                        touch(&name, now_ms)?;
+                        return Ok(kept);
+                    }
                 }
+                // A new file's mtime is its writing, too recent for retention to take it.
+                std::fs::rename(&spool.path, &name).map_err(io("name a media file"))?;
+                sync_dir(dir)?;
+                touch(&name, now_ms)?;
             }
-            Files::Db(pg) => pg.put_media(&kept, &spool.path)?,
+            Files::Db(pg) => pg.put_media(&kept, &spool.path, now_ms)?,
         }
         Ok(kept)
     }
 
+    /// Up to `max` files, by hash after `after`, last kept before `before_ms`: the ones retention
+    /// may delete if no record holds them.
+    pub(crate) fn stale(
+        &self,
+        before_ms: i64,
+        after: Option<&str>,
+        max: usize,
+    ) -> Result<Vec<String>, StoreError> {
+        match self {
+            Files::Dir(dir, _) => {
+                let mut out = Vec::new();
+                for entry in std::fs::read_dir(dir).map_err(io("list the media directory"))? {
+                    let entry = entry.map_err(io("list the media directory"))?;
+                    let name = entry.file_name().to_string_lossy().into_owned();
+                    if !is_sha256(&name) || after.is_some_and(|a| name.as_str() <= a) {
+                        continue;
+                    }
+                    let kept_ms = entry.metadata().and_then(|m| m.modified()).map_or(0, ms_of);
+                    if kept_ms < before_ms {
+                        out.push(name);
+                    }
+                }
+                out.sort();
+                out.truncate(max);
+                Ok(out)
+            }
+            Files::Db(pg) => pg.stale_media(before_ms, after.unwrap_or(""), max),
+        }
+    }
+
+    /// Deletes the file of `sha256` unless it was kept again at `before_ms` or later; whether it went.
+    pub(crate) fn remove(&self, sha256: &str, before_ms: i64) -> Result<bool, StoreError> {
+        if !is_sha256(sha256) {
+            return Ok(false);
+        }
+        match self {
+            Files::Dir(dir, lock) => {
+                let _kept = lock.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                let name = dir.join(sha256);
+                let kept_ms = std::fs::metadata(&name).and_then(|m| m.modified()).map_or(i64::MAX, ms_of);
+                if kept_ms >= before_ms {
+                    return Ok(false);
+                }
+                match std::fs::remove_file(&name) {
+                    Ok(()) => sync_dir(dir).map(|()| true),
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
+                    Err(e) => Err(io("delete a media file")(e)),
+                }
+            }
+            Files::Db(pg) => pg.remove_media(sha256, before_ms),
+        }
+    }
+
     /// The bytes kept under `sha256`, if they are.
     pub(crate) fn open(&self, sha256: &str, size: u64) -> Result<Option<Content>, StoreError> {
-        if sha256.len() != 64 || !sha256.bytes().all(|b| b.is_ascii_hexdigit()) {
+        if !is_sha256(sha256) {
             return Ok(None);
         }
         match self {
-            Files::Dir(dir) => match File::open(dir.join(sha256)) {
+            Files::Dir(dir, _) => match File::open(dir.join(sha256)) {
                 Ok(f) => Ok(Some(Content { size, source: Source::File(f) })),
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
                 Err(e) => Err(io("open a media file")(e)),
@@ -205,6 +270,30 @@ pub(crate) fn link_all(data: &Path, to: &Path) -> Result<u64, StoreError> {
     }
     sync_dir(&to)?;
     Ok(n)
+}
+
+/// How long after it was last kept a file no record holds stays: an upload's record is written
+/// after its file is kept, and in a fleet another node may be between the two.
+pub const GRACE_MS: i64 = 10 * 60 * 1000;
+
+/// Whether `name` is a SHA-256 in hex, as files are named.
+fn is_sha256(name: &str) -> bool {
+    name.len() == 64 && name.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+/// Marks the file at `path` kept at `now_ms`, in its mtime.
+fn touch(path: &Path, now_ms: i64) -> Result<(), StoreError> {
+    let at = std::time::UNIX_EPOCH + std::time::Duration::from_millis(now_ms.max(0) as u64);
+    File::options()
+        .write(true)
+        .open(path)
+        .and_then(|f| f.set_modified(at))
+        .map_err(io("mark a media file kept"))
+}
+
+/// Milliseconds since the Unix epoch of `t`.
+pub(crate) fn ms_of(t: std::time::SystemTime) -> i64 {
+    t.duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
 }
 
 fn sync_dir(dir: &Path) -> Result<(), StoreError> {

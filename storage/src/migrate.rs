@@ -79,7 +79,8 @@ pub fn migrate(dir: &Path, url: &str) -> Result<Migrated, StoreError> {
                 .map_err(|e| StoreError::Migrate(format!("cannot read a media file: {e}")))?;
             if meta.is_file() {
                 let sha256 = entry.file_name().to_string_lossy().into_owned();
-                to.put_media(&crate::media::Kept { sha256, size: meta.len() }, &entry.path())?;
+                let kept_ms = meta.modified().map_or(0, crate::media::ms_of);
+                to.put_media(&crate::media::Kept { sha256, size: meta.len() }, &entry.path(), kept_ms)?;
                 files += 1;
             }
         }

@@ -317,6 +317,26 @@ impl TestApp {
         &self.settings.data_dir
     }
 
+    /// The hashes of the media files the node keeps, sorted: a sled node's media directory
+    /// (spools left out), or a PostgreSQL node's `media_files` rows.
+    pub fn stored_media(&self) -> Vec<String> {
+        if let Some(db) = &self.settings.database {
+            let out = pigeon_storage::pg::testing::psql_output(
+                &db.url,
+                "SELECT sha256 FROM pigeon.media_files ORDER BY sha256",
+            );
+            return out.lines().map(str::to_owned).collect();
+        }
+        let mut names: Vec<String> = std::fs::read_dir(self.data_dir().join("media"))
+            .unwrap()
+            .map(|e| e.unwrap())
+            .filter(|e| e.file_type().unwrap().is_file())
+            .map(|e| e.file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        names
+    }
+
     /// Stops the server gracefully and starts a new one on the same data and clock (a restart
     /// with the injectable clock still in the test's hands).
     pub async fn restart(self) -> TestApp {

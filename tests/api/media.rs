@@ -13,7 +13,7 @@ use crate::helpers::*;
 /// A PNG's signature followed by `len` bytes that compress badly.
 pub(crate) fn png(len: usize, seed: u8) -> Vec<u8> {
     let mut b = b"\x89PNG\r\n\x1a\n".to_vec();
-    let mut x = seed as u32 | 1;
+    let mut x = (seed as u32) << 1 | 1;
     b.extend((0..len).map(|_| {
         x ^= x << 13;
         x ^= x >> 17;
@@ -122,21 +122,7 @@ async fn an_upload_is_served_whole_by_key_and_by_a_signed_link_until_it_expires(
     let again = upload(&app, &t.live, "", "image/png", bytes.clone()).await.expect(201, None);
     assert_ne!(again.data()["media_id"], m["media_id"]);
     assert_eq!(again.data()["sha256"], m["sha256"]);
-    if !on_postgres() {
-        assert_eq!(stored_files(app.data_dir()), vec![sha(&bytes)], "one file for both records");
-    }
-}
-
-/// The files of a sled node's media directory, spools left out.
-fn stored_files(data: &std::path::Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(data.join("media"))
-        .unwrap()
-        .map(|e| e.unwrap())
-        .filter(|e| e.file_type().unwrap().is_file())
-        .map(|e| e.file_name().into_string().unwrap())
-        .collect();
-    names.sort();
-    names
+    assert_eq!(app.stored_media(), vec![sha(&bytes)], "one file for both records");
 }
 
 #[actix_web::test]
@@ -191,8 +177,8 @@ async fn uploads_are_refused_by_type_bytes_and_size_and_leave_nothing() {
     .unwrap();
     assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
     assert!(answer.contains("PAYLOAD_TOO_LARGE"), "{answer}");
+    assert_eq!(app.stored_media().len(), 1, "only the JPEG is kept");
     if !on_postgres() {
-        assert_eq!(stored_files(app.data_dir()).len(), 1, "only the JPEG is kept");
         let spools = std::fs::read_dir(app.data_dir().join("media/spool")).unwrap().count();
         assert_eq!(spools, 0, "no spool is left behind");
     }
@@ -244,8 +230,8 @@ async fn a_file_acknowledged_survives_kill_9() {
 }
 
 /// A fleet keeps media in its database: an upload through a node that does not own the tenant
-/// is passed on as it streams, and each node serves the bytes, by key and by link, also after
-/// the owner's `kill -9`.
+/// is passed on as it streams, and each node serves the bytes, by key and by link, to tenants
+/// and agents, also after the owner's `kill -9`.
 #[actix_web::test]
 async fn every_node_of_a_fleet_serves_media_through_the_owner_moving() {
     if !pigeon_storage::pg::testing::available() {
@@ -263,6 +249,30 @@ async fn every_node_of_a_fleet_serves_media_through_the_owner_moving() {
     let link = link_path(r.data()["url"].as_str().unwrap());
     let (status, body, _, _) = fetch(other, &link, None).await;
     assert!(status == 200 && body == bytes, "the link works on a node that does not own it: {status}");
+
+    // An agent whose requests land on the node that does not own its tenant: its job's files
+    // download there, and a file it received uploads there and names the inbound text.
+    let (_, token) = owner.agent_phone(&t.id, "+14155550999").await;
+    assert!(other.poll(&token, 0).await.is_empty(), "a first poll brings the phone online");
+    let r = other.send(&t.live, json!({"to": "+14155550100", "media": [id]})).await.expect(202, None);
+    let sent = r.data()["message_id"].as_str().unwrap().to_owned();
+    let jobs = other.poll(&token, 5).await;
+    assert_eq!(jobs[0]["message_id"], sent.as_str(), "{jobs:?}");
+    let (status, body, _, _) = fetch(other, &format!("/phone/v1/media/{id}"), Some(&token)).await;
+    assert!(status == 200 && body == bytes, "the job's file downloads from the other node: {status}");
+    let photo = png(30_000, 13);
+    let r = other
+        .raw("POST", "/phone/v1/media?filename=IMG_2.png", Some(&token), "image/png", photo.clone())
+        .await;
+    let received = r.expect(201, None).data()["media_id"].as_str().unwrap().to_owned();
+    let inbound = json!({"from": "+14155550123", "media": [received]});
+    let r = other.call("POST", "/phone/v1/inbound", Some(&token), Some(inbound)).await.expect(201, None);
+    let (status, body, _, _) =
+        fetch(&owner, &link_path(r.data()["media"][0]["url"].as_str().unwrap()), None).await;
+    assert!(
+        status == 200 && body == photo,
+        "the owner serves the file the phone sent the other node: {status}"
+    );
     owner.kill9();
     let deadline = std::time::Instant::now() + Duration::from_secs(20);
     loop {

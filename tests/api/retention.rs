@@ -117,3 +117,81 @@ async fn final_messages_go_with_their_deliveries_and_queued_ones_stay() {
     let size = text.lines().find_map(|l| l.strip_prefix("pigeon_store_size_bytes ")).expect("store size");
     assert!(size.trim().parse::<f64>().unwrap() > 0.0);
 }
+
+/// Media (DESIGN "Attachments"): an upload goes with the last message that holds it, once a day
+/// old; one that no message holds goes after its day; one a message still to send holds, or a
+/// campaign not yet launched, stays; the bytes go with the last record that holds them.
+#[actix_web::test]
+async fn media_goes_with_the_last_message_holding_it_and_unused_uploads_after_a_day() {
+    use crate::media::{fetch, png, sha, upload};
+    use pigeon::clock::Clock as _;
+    let app = spawn_app_retaining(Duration::from_secs(3600)).await;
+    let t = app.create_tenant("starter").await;
+    app.sim_phone(&t.id, "+14155550999", 0).await;
+    let up = |bytes: Vec<u8>| {
+        let (app, key) = (&app, &t.live);
+        async move {
+            let r = upload(app, key, "", "image/png", bytes).await.expect(201, None);
+            r.data()["media_id"].as_str().unwrap().to_owned()
+        }
+    };
+    let (held_bytes, drafted_bytes) = (png(5_000, 3), png(5_000, 7));
+    let sent = up(png(5_000, 1)).await;
+    let held = up(held_bytes.clone()).await;
+    let unused = up(png(5_000, 5)).await;
+    // The same bytes as `held`, under a record of their own that nothing holds.
+    let twin = up(held_bytes.clone()).await;
+    let drafted = up(drafted_bytes.clone()).await;
+
+    let delivered = app.send(&t.live, json!({"to": "+14155550101", "media": [sent]})).await.expect(202, None);
+    let delivered = delivered.data()["message_id"].as_str().unwrap().to_owned();
+    app.wait_status(&t.live, &delivered, "delivered").await;
+    let send_at = (app.clock.now() + chrono::Duration::days(10)).to_rfc3339();
+    let later = json!({"to": "+14155550102", "media": [held], "send_at": send_at});
+    app.send(&t.live, later).await.expect(202, None);
+    let draft = json!({"name": "d", "body": "hi", "phones": ["+14155550103"], "media": [drafted]});
+    app.call("POST", "/v1/campaigns", Some(&t.live), Some(draft)).await.expect(201, None);
+
+    // The message goes after its hour; its upload, not a day old, stays.
+    app.clock.advance(Duration::from_secs(2 * 3600));
+    wait_for(&app, &t.live, &format!("/v1/messages/{delivered}"), 404).await;
+    actix_web::rt::time::sleep(Duration::from_millis(1500)).await;
+    for id in [&sent, &held, &unused, &twin, &drafted] {
+        app.call("GET", &format!("/v1/media/{id}"), Some(&t.live), None).await.expect(200, None);
+    }
+
+    // A day on: what nothing holds goes, record and (once no record holds them) bytes.
+    app.clock.advance(Duration::from_secs(23 * 3600));
+    for id in [&sent, &unused, &twin] {
+        wait_for(&app, &t.live, &format!("/v1/media/{id}"), 404).await.expect(404, Some("NOT_FOUND"));
+    }
+    for (id, bytes) in [(&held, &held_bytes), (&drafted, &drafted_bytes)] {
+        app.call("GET", &format!("/v1/media/{id}"), Some(&t.live), None).await.expect(200, None);
+        let (status, body, _, _) = fetch(&app, &format!("/v1/media/{id}/content"), Some(&t.live)).await;
+        assert_eq!((status, &body), (200, bytes), "the bytes of a held upload stay");
+    }
+    let mut kept = vec![sha(&held_bytes), sha(&drafted_bytes)];
+    kept.sort();
+    for _ in 0..100 {
+        if app.stored_media() == kept {
+            break;
+        }
+        actix_web::rt::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(app.stored_media(), kept, "the files no record holds are gone, the held ones stay");
+    // Counted once the pass's turn ends; the counters are the process's, shared with other
+    // tests' servers: at least this one's.
+    let deleted = |text: &str, kind: &str| -> u64 {
+        let prefix = format!("pigeon_retention_deleted_total{{kind=\"{kind}\"}} ");
+        text.lines().find_map(|l| l.strip_prefix(&prefix)).map_or(0, |v| v.trim().parse().unwrap())
+    };
+    let mut text = String::new();
+    for _ in 0..100 {
+        text = metrics_text(&app.api).await;
+        if deleted(&text, "media") >= 3 && deleted(&text, "media_file") >= 2 {
+            return;
+        }
+        actix_web::rt::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("three records and two files counted as deleted: {text}");
+}

@@ -10,9 +10,10 @@ use crate::media::{read_full, Kept, CHUNK};
 use crate::StoreError;
 
 impl Pg {
-    /// Stores the spooled file at `path` under its hash, unless the database has it already.
-    pub(crate) fn put_media(&self, kept: &Kept, path: &Path) -> Result<(), StoreError> {
-        if self.has_media(&kept.sha256)? {
+    /// Stores the spooled file at `path` under its hash, unless the database has it already, and
+    /// marks it kept at `now_ms`.
+    pub(crate) fn put_media(&self, kept: &Kept, path: &Path, now_ms: i64) -> Result<(), StoreError> {
+        if self.touch_media(&kept.sha256, now_ms)? {
             return Ok(());
         }
         let (pool, kept, path) = (self.pool.clone(), kept.clone(), path.to_owned());
@@ -38,12 +39,75 @@ impl Pg {
                 seq += 1;
             }
             tx.execute(
-                "INSERT INTO pigeon.media_files (sha256, size) VALUES ($1, $2) ON CONFLICT DO NOTHING",
-                &[&kept.sha256, &(kept.size as i64)],
+                "INSERT INTO pigeon.media_files (sha256, size, touched_ms) VALUES ($1, $2, $3)
+                 ON CONFLICT (sha256) DO UPDATE SET touched_ms = GREATEST(media_files.touched_ms, EXCLUDED.touched_ms)",
+                &[&kept.sha256, &(kept.size as i64), &now_ms],
             )
             .await
             .map_err(db_err)?;
             tx.commit().await.map_err(db_err)
+        })
+    }
+
+    /// Marks the file of `sha256` kept at `now_ms`, if it is stored; whether it is.
+    fn touch_media(&self, sha256: &str, now_ms: i64) -> Result<bool, StoreError> {
+        let (pool, sha256) = (self.pool.clone(), sha256.to_owned());
+        self.run(async move {
+            let c = pool.get().await.map_err(db_err)?;
+            let n = c
+                .execute(
+                    "UPDATE pigeon.media_files SET touched_ms = GREATEST(touched_ms, $2) WHERE sha256 = $1",
+                    &[&sha256, &now_ms],
+                )
+                .await
+                .map_err(db_err)?;
+            Ok(n > 0)
+        })
+    }
+
+    /// Up to `max` files by hash after `after`, last kept before `before_ms`.
+    pub(crate) fn stale_media(
+        &self,
+        before_ms: i64,
+        after: &str,
+        max: usize,
+    ) -> Result<Vec<String>, StoreError> {
+        let (pool, after) = (self.pool.clone(), after.to_owned());
+        self.run(async move {
+            let c = pool.get().await.map_err(db_err)?;
+            let rows = c
+                .query(
+                    "SELECT sha256 FROM pigeon.media_files WHERE touched_ms < $1 AND sha256 > $2
+                     ORDER BY sha256 LIMIT $3",
+                    &[&before_ms, &after, &(max as i64)],
+                )
+                .await
+                .map_err(db_err)?;
+            Ok(rows.iter().map(|r| r.get(0)).collect())
+        })
+    }
+
+    /// Deletes the file of `sha256`, its row first, unless it was kept at `before_ms` or later
+    /// (by any node); whether it went.
+    pub(crate) fn remove_media(&self, sha256: &str, before_ms: i64) -> Result<bool, StoreError> {
+        let (pool, sha256) = (self.pool.clone(), sha256.to_owned());
+        self.run(async move {
+            let mut client = pool.get().await.map_err(db_err)?;
+            let tx = client.transaction().await.map_err(db_err)?;
+            let gone = tx
+                .execute(
+                    "DELETE FROM pigeon.media_files WHERE sha256 = $1 AND touched_ms < $2",
+                    &[&sha256, &before_ms],
+                )
+                .await
+                .map_err(db_err)?;
+            if gone > 0 {
+                tx.execute("DELETE FROM pigeon.media_chunks WHERE sha256 = $1", &[&sha256])
+                    .await
+                    .map_err(db_err)?;
+            }
+            tx.commit().await.map_err(db_err)?;
+            Ok(gone > 0)
         })
     }
 

@@ -40,6 +40,7 @@ pub(crate) const TREES: &[&str] = &[
     "media",
     "media_ids",
     "media_holders",
+    "media_uses",
 ];
 
 /// The schema's versions, in order; each runs once, in the transaction that records it.
@@ -104,6 +105,12 @@ CREATE TABLE pigeon."media_ids" (k bytea PRIMARY KEY, v bytea NOT NULL);
 CREATE TABLE pigeon."media_holders" (k bytea PRIMARY KEY, v bytea NOT NULL);
 CREATE TABLE pigeon.media_chunks (sha256 text, seq integer, bytes bytea NOT NULL, PRIMARY KEY (sha256, seq));
 CREATE TABLE pigeon.media_files (sha256 text PRIMARY KEY, size bigint NOT NULL);
+"#,
+    // When each file was last kept (ms on the store's clock), so retention leaves one an upload
+    // is about to name alone; which messages hold which media.
+    r#"
+ALTER TABLE pigeon.media_files ADD COLUMN touched_ms bigint NOT NULL DEFAULT 0;
+CREATE TABLE pigeon."media_uses" (k bytea PRIMARY KEY, v bytea NOT NULL);
 "#,
 ];
 

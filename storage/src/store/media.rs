@@ -2,19 +2,33 @@
 //! (id → tenant, global: a signed link names only the id) and `media_holders` (`sha256 ++ tenant
 //! ++ id` → nothing: which records hold a stored file, so the file can go with the last of them).
 //! The bytes themselves are not in the trees (`crate::media`).
+//!
+//! Retention: a record goes once it is a day old and nothing holds it: no message (the
+//! `media_uses` index, written with each message, `messages.rs`) and no campaign still to send.
+//! A file goes once it was last kept over [`crate::media::GRACE_MS`] ago and no record holds it.
 
+use std::collections::HashSet;
+use std::sync::Mutex;
+
+use chrono::{DateTime, Utc};
 use ulid::Ulid;
 
 use super::tree::{Opener, Tree, Writes};
-use super::{decode, encode, get_of, tkey, ulid_value};
-use crate::model::MediaRecord;
+use super::{decode, encode, get_of, tkey, ulid_value, Cursor};
+use crate::model::{CampaignStatus, MediaRecord, MessageRecord};
 use crate::StoreError;
+
+/// How long an upload no message holds is kept.
+pub const UNUSED_FOR: chrono::Duration = chrono::Duration::hours(24);
 
 /// The media trees.
 pub struct Media {
     records: Tree,
     ids: Tree,
     holders: Tree,
+    /// Held while retention decides on a record and deletes it, and while a message naming media
+    /// is accepted: a send never names a record retention is deleting (`Store::accept_message`).
+    gate: Mutex<()>,
 }
 
 impl Media {
@@ -23,6 +37,7 @@ impl Media {
             records: db.tree("media")?,
             ids: db.tree("media_ids")?,
             holders: db.tree("media_holders")?,
+            gate: Mutex::new(()),
         })
     }
 
@@ -57,6 +72,20 @@ impl Media {
     pub fn held(&self, sha256: &str) -> Result<bool, StoreError> {
         Ok(self.holders.scan_prefix(sha256.as_bytes()).keys().next().transpose()?.is_some())
     }
+
+    /// Deletes a record and its indexes together.
+    fn delete(&self, m: &MediaRecord) -> Result<(), StoreError> {
+        let mut w = Writes::default();
+        w.remove(&self.records, tkey(m.tenant_id, &m.id.to_bytes()));
+        w.remove(&self.ids, m.id.to_bytes());
+        w.remove(&self.holders, holder_key(m));
+        w.apply()
+    }
+
+    /// Waits for the gate (see the field).
+    pub(super) fn gate(&self) -> std::sync::MutexGuard<'_, ()> {
+        self.gate.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
 }
 
 impl super::Store {
@@ -73,7 +102,7 @@ impl super::Store {
     /// Makes an upload durable under its hash (stored once however often it comes). Its record
     /// is written after this returns, so no record names a file that is not whole.
     pub fn keep_media(&self, spool: crate::media::Spool) -> Result<crate::media::Kept, StoreError> {
-        self.inner.files.keep(spool)
+        self.inner.files.keep(spool, self.clock().now().timestamp_millis())
     }
 
     /// The bytes of a media record, `None` if they are not stored.
@@ -82,6 +111,117 @@ impl super::Store {
         m: &crate::model::MediaRecord,
     ) -> Result<Option<crate::media::Content>, StoreError> {
         self.inner.files.open(&m.sha256, m.size)
+    }
+}
+
+impl super::Store {
+    /// Writes a newly accepted message that names media, under the gate, once its media are
+    /// sure to stay: one retention deleted as it was sent is refused, nothing written.
+    pub(super) fn accept_with_media(
+        &self,
+        m: &MessageRecord,
+        accept: impl FnOnce() -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        let _gate = self.inner.media.gate();
+        for f in &m.media {
+            if self.inner.media.get(m.tenant_id, f.id)?.is_none() {
+                return Err(StoreError::MediaGone(f.id));
+            }
+        }
+        accept()
+    }
+
+    /// Looks at up to `max` media records from `cursor` and deletes those uploaded before
+    /// `now - UNUSED_FOR` that nothing holds; returns where to go on and how many went. A use
+    /// whose message is gone (pruned) is deleted on the way, unless its message may still be
+    /// being written. In a fleet, only a tenant's owner deletes its records.
+    pub fn prune_media(
+        &self,
+        cursor: Cursor,
+        now: DateTime<Utc>,
+        max: usize,
+    ) -> Result<(Cursor, usize), StoreError> {
+        let media = &self.inner.media;
+        let start = match &cursor {
+            Some(k) => std::ops::Bound::Excluded(k.clone()),
+            None => std::ops::Bound::Unbounded,
+        };
+        let (mut looked, mut deleted) = (0, 0);
+        let mut campaigns: Option<(Ulid, HashSet<Ulid>)> = None;
+        for kv in media.records.range::<super::tree::IVec, _>((start, std::ops::Bound::Unbounded)) {
+            let (k, v) = kv?;
+            looked += 1;
+            let m: MediaRecord = decode("media", &v)?;
+            if m.created_at < now - UNUSED_FOR && self.mine(m.tenant_id) {
+                if campaigns.as_ref().is_none_or(|(t, _)| *t != m.tenant_id) {
+                    campaigns = Some((m.tenant_id, self.campaign_media(m.tenant_id)?));
+                }
+                let held_by_campaign = campaigns.as_ref().is_some_and(|(_, ids)| ids.contains(&m.id));
+                let _gate = media.gate();
+                if !held_by_campaign && !self.used(&m, now)? {
+                    media.delete(&m)?;
+                    deleted += 1;
+                }
+            }
+            if looked >= max {
+                return Ok((Some(k), deleted));
+            }
+        }
+        Ok((None, deleted))
+    }
+
+    /// Whether a message holds `m`, deleting the uses of messages that are gone.
+    fn used(&self, m: &MediaRecord, now: DateTime<Utc>) -> Result<bool, StoreError> {
+        let uses = self.inner.messages.uses_tree();
+        let writing_since = crate::id_bound(now - chrono::Duration::milliseconds(crate::media::GRACE_MS));
+        for k in uses.scan_prefix(tkey(m.tenant_id, &m.id.to_bytes())).keys() {
+            let k = k?;
+            let Some(message) =
+                k.get(32..48).and_then(|b| <[u8; 16]>::try_from(b).ok()).map(Ulid::from_bytes)
+            else {
+                continue;
+            };
+            if message >= writing_since || self.inner.messages.get(m.tenant_id, message)?.is_some() {
+                return Ok(true);
+            }
+            uses.remove(&k)?;
+        }
+        Ok(false)
+    }
+
+    /// The media a tenant's campaigns still to send carry.
+    fn campaign_media(&self, tenant: Ulid) -> Result<HashSet<Ulid>, StoreError> {
+        let mut out = HashSet::new();
+        let mut after = None;
+        loop {
+            let page = self.inner.campaigns.page(tenant, after, 500)?;
+            let Some(last) = page.last() else { return Ok(out) };
+            after = Some(last.id);
+            for c in &page {
+                if matches!(c.status, CampaignStatus::Draft | CampaignStatus::Running) {
+                    out.extend(c.media.iter().map(|f| f.id));
+                }
+            }
+        }
+    }
+
+    /// Deletes up to `max` stored files, by hash after `cursor`, last kept before `before_ms`
+    /// that no record holds; returns where to go on (`None`: the end was reached) and how many
+    /// went. Any node may: a file is the fleet's, and one kept again since is left alone.
+    pub fn prune_media_files(
+        &self,
+        cursor: Option<String>,
+        before_ms: i64,
+        max: usize,
+    ) -> Result<(Option<String>, usize), StoreError> {
+        let stale = self.inner.files.stale(before_ms, cursor.as_deref(), max)?;
+        let mut deleted = 0;
+        for sha256 in &stale {
+            if !self.inner.media.held(sha256)? && self.inner.files.remove(sha256, before_ms)? {
+                deleted += 1;
+            }
+        }
+        Ok((if stale.len() < max { None } else { stale.last().cloned() }, deleted))
     }
 }
 

@@ -45,6 +45,9 @@ pub struct Messages {
     schedule: Tree,
     recipients: Tree,
     idempotency: Tree,
+    /// `tenant ++ media ++ message` → nothing: which messages hold a media record, so retention
+    /// lets the record go with the last of them (`media.rs`).
+    uses: Tree,
 }
 
 /// The `pending` key of a message: its phone (nil for test messages) then its id, so each phone's
@@ -75,6 +78,7 @@ impl Messages {
             schedule: db.tree("schedule")?,
             recipients: db.tree("recipients")?,
             idempotency: db.tree("idempotency")?,
+            uses: db.tree("media_uses")?,
         })
     }
 
@@ -88,6 +92,20 @@ impl Messages {
 
     pub(super) fn idempotency_tree(&self) -> &Tree {
         &self.idempotency
+    }
+
+    pub(super) fn uses_tree(&self) -> &Tree {
+        &self.uses
+    }
+
+    /// Notes the media `m` holds, before its record is written: no record is ever without them.
+    fn hold_media(&self, m: &MessageRecord) -> Result<(), StoreError> {
+        for f in &m.media {
+            let mut k = tkey(m.tenant_id, &f.id.to_bytes());
+            k.extend_from_slice(&m.id.to_bytes());
+            self.uses.insert(k, &[][..])?;
+        }
+        Ok(())
     }
 
     /// Writes a newly accepted message after what it changes (the recipient's record, the
@@ -112,6 +130,7 @@ impl Messages {
         } else if m.status.is_pending() {
             self.pending.add(pending_key(m.phone_id, m.id), m.tenant_id)?;
         }
+        self.hold_media(m)?;
         self.messages.insert(&tkey(m.tenant_id, &m.id.to_bytes()), encode(m))?;
         Ok(())
     }
@@ -127,6 +146,8 @@ impl Messages {
         if owed_by_phone {
             self.pending.add(pk, m.tenant_id)?;
         }
+        // An inbound message's first write is a put.
+        self.hold_media(m)?;
         self.messages.insert(&tkey(m.tenant_id, &m.id.to_bytes()), encode(m))?;
         if !owed_by_phone {
             self.pending.remove(&pk)?;

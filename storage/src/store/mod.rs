@@ -466,8 +466,14 @@ impl Store {
         recipient: Option<(&str, &crate::model::RecipientRecord)>,
         idempotency: Option<(&str, &crate::model::IdempotencyRecord)>,
     ) -> Result<(), StoreError> {
-        self.inner.tenants.set_counters(m.tenant_id, &m.tally);
-        self.inner.messages.accept(m, recipient, idempotency)
+        let accept = || {
+            self.inner.tenants.set_counters(m.tenant_id, &m.tally);
+            self.inner.messages.accept(m, recipient, idempotency)
+        };
+        if m.media.is_empty() {
+            return accept();
+        }
+        self.accept_with_media(m, accept)
     }
 
     /// The messages a campaign made, oldest first.
