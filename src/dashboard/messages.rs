@@ -114,6 +114,41 @@ pub(super) async fn messages(
     html_response(StatusCode::OK, page("Messages", Some(&s), body))
 }
 
+/// An attachment as a message's page shows it: a link (same origin, signed as a receiver's is,
+/// since the page's session is no API key), and whether a browser draws it as an image.
+struct Shown {
+    link: String,
+    image: bool,
+    name: String,
+    content_type: String,
+    size: String,
+}
+
+fn attachments(engine: &Engine, m: &MessageRecord) -> Vec<Shown> {
+    let now = engine.clock().now().timestamp();
+    m.media
+        .iter()
+        .map(|f| {
+            let id = f.id.to_string();
+            Shown {
+                link: format!("/v1/media/{id}/content?{}", engine.media_links().query(&id, now)),
+                // HEIC is left a link: browsers other than Safari do not draw it.
+                image: matches!(
+                    f.content_type.as_str(),
+                    "image/jpeg" | "image/png" | "image/gif" | "image/webp"
+                ),
+                name: f.filename.clone().unwrap_or_else(|| id.clone()),
+                content_type: f.content_type.clone(),
+                size: match f.size {
+                    n if n >= 1 << 20 => format!("{:.1} MiB", n as f64 / 1048576.0),
+                    n if n >= 1 << 10 => format!("{:.1} KiB", n as f64 / 1024.0),
+                    n => format!("{n} bytes"),
+                },
+            }
+        })
+        .collect()
+}
+
 pub(super) async fn message(
     engine: web::Data<Engine>,
     req: HttpRequest,
@@ -150,6 +185,14 @@ pub(super) async fn message(
             tr { th scope="row" { "To" } td { (m.to) } }
             @if let Some(from) = &m.from { tr { th scope="row" { "From" } td { (from) } } }
             tr { th scope="row" { "Text" } td { (m.body) } }
+            @if !m.media.is_empty() {
+                tr { th scope="row" { "Attachments" } td { ul.attachments style="list-style:none;padding:0;margin:0" { @for a in &attachments(&engine, &m) {
+                    li style="margin:0.25rem 0" { a href=(a.link) {
+                        @if a.image { img src=(a.link) alt=(a.name) style="max-width:10rem;max-height:10rem;display:block"; }
+                        (a.name) " (" (a.content_type) ", " (a.size) ")"
+                    } }
+                } } } }
+            }
             @if let Some(r) = &m.failure_reason { tr { th scope="row" { "Failure reason" } td { (r) } } }
             @if let Some(c) = &m.error_code { tr { th scope="row" { "Code" } td { code { (c) } } } }
             @if let Some(at) = m.expires_at {

@@ -192,6 +192,53 @@ async fn sign_in_see_the_overview_and_sign_out_in_chromium() {
     assert!(page.contains("Sent 20") && page.contains("Delivered 20") && page.contains("Read 20"), "{page}");
     assert!(page.contains("Expires") && page.contains("EXPIRED"), "{page}");
     shot(&c, "message-read").await;
+    // A message with attachments: the image drawn as a thumbnail, the PDF a link; both through
+    // signed links on the page's own origin, which the page's policy lets it load.
+    let checker = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/checker.png")).unwrap();
+    let up = |q: &'static str, ctype: &'static str, bytes: Vec<u8>| {
+        let (app, key) = (&app, &t.live);
+        async move {
+            let r = crate::media::upload(app, key, q, ctype, bytes).await.expect(201, None);
+            r.data()["media_id"].as_str().unwrap().to_owned()
+        }
+    };
+    let image = up("?filename=checker.png", "image/png", checker).await;
+    let pdf = up("?filename=terms.pdf", "application/pdf", b"%PDF-1.4\n%%EOF\n".to_vec()).await;
+    let body = serde_json::json!({"to": "+14155550197", "body": "see attached", "media": [image, pdf]});
+    let with_media =
+        app.send(&t.live, body).await.expect(202, None).data()["message_id"].as_str().unwrap().to_owned();
+    c.goto(&format!("{}/dashboard/messages/{with_media}", app.base)).await.unwrap();
+    c.wait().for_element(Locator::Css("ul.attachments")).await.unwrap();
+    let drawn = "const i = document.querySelector('ul.attachments img'); return i && i.complete ? i.naturalWidth : -1";
+    let mut width = serde_json::Value::Null;
+    for _ in 0..50 {
+        width = c.execute(drawn, vec![]).await.unwrap();
+        if width != -1 {
+            break;
+        }
+        actix_web::rt::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(width, 48, "the thumbnail is drawn from the image's bytes");
+    let images = c.find_all(Locator::Css("ul.attachments img")).await.unwrap();
+    assert_eq!(images.len(), 1, "only the image is drawn");
+    let page = text(&c).await;
+    assert!(page.contains("checker.png (image/png, 127 bytes)"), "{page}");
+    assert!(page.contains("terms.pdf (application/pdf, 15 bytes)"), "{page}");
+    let href = c
+        .find(Locator::XPath("//ul[@class='attachments']//a[contains(., 'terms.pdf')]"))
+        .await
+        .unwrap()
+        .attr("href")
+        .await
+        .unwrap()
+        .unwrap();
+    let (status, bytes, _, _) = crate::media::fetch(&app, &href, None).await;
+    assert_eq!(
+        (status, bytes.as_slice()),
+        (200, &b"%PDF-1.4\n%%EOF\n"[..]),
+        "the link serves the file without a key"
+    );
+    shot(&c, "message-attachments").await;
     // An agent phone whose five last reports were its own failures takes itself out.
     let (_, sick) = app.agent_phone(&t.id, "+15550100004").await;
     app.poll(&sick, 0).await;
