@@ -3,6 +3,7 @@
 //! whether they may be kept.
 
 use hmac::{Hmac, KeyInit, Mac};
+use pigeon_protocol::MEDIA_TYPES;
 use pigeon_storage::model::MediaRef;
 use serde::Serialize;
 use sha2::Sha256;
@@ -21,24 +22,24 @@ pub const SNIFF: usize = 16;
 /// Whether a file's first bytes are those of its type.
 type Sniff = fn(&[u8]) -> bool;
 
-/// The allowed types, each with the test of its first bytes (`None`: text, which has none).
-const TYPES: &[(&str, Option<Sniff>)] = &[
-    ("image/jpeg", Some(|b| b.starts_with(&[0xff, 0xd8, 0xff]))),
-    ("image/png", Some(|b| b.starts_with(b"\x89PNG\r\n\x1a\n"))),
-    ("image/gif", Some(|b| b.starts_with(b"GIF87a") || b.starts_with(b"GIF89a"))),
-    ("image/heic", Some(heif)),
-    ("image/heif", Some(heif)),
-    ("image/webp", Some(|b| b.starts_with(b"RIFF") && b.get(8..12) == Some(b"WEBP"))),
-    ("video/mp4", Some(iso_media)),
-    ("video/quicktime", Some(quicktime)),
-    ("audio/mp4", Some(iso_media)),
-    ("audio/mpeg", Some(|b| b.starts_with(b"ID3") || (b.len() >= 2 && b[0] == 0xff && b[1] & 0xe0 == 0xe0))),
-    ("audio/x-caf", Some(|b| b.starts_with(b"caff"))),
-    ("audio/aac", Some(|b| b.starts_with(b"ADIF") || (b.len() >= 2 && b[0] == 0xff && b[1] & 0xf6 == 0xf0))),
-    ("application/pdf", Some(|b| b.starts_with(b"%PDF-"))),
-    ("text/vcard", None),
-    ("text/plain", None),
-];
+/// The test of the first bytes of an allowed type (`None`: text, which has none). Every type of
+/// [`MEDIA_TYPES`] but text has one (tested).
+fn sniff(allowed: &str) -> Option<Sniff> {
+    Some(match allowed {
+        "image/jpeg" => |b| b.starts_with(&[0xff, 0xd8, 0xff]),
+        "image/png" => |b| b.starts_with(b"\x89PNG\r\n\x1a\n"),
+        "image/gif" => |b| b.starts_with(b"GIF87a") || b.starts_with(b"GIF89a"),
+        "image/heic" | "image/heif" => heif,
+        "image/webp" => |b| b.starts_with(b"RIFF") && b.get(8..12) == Some(b"WEBP"),
+        "video/mp4" | "audio/mp4" => iso_media,
+        "video/quicktime" => quicktime,
+        "audio/mpeg" => |b| b.starts_with(b"ID3") || (b.len() >= 2 && b[0] == 0xff && b[1] & 0xe0 == 0xe0),
+        "audio/x-caf" => |b| b.starts_with(b"caff"),
+        "audio/aac" => |b| b.starts_with(b"ADIF") || (b.len() >= 2 && b[0] == 0xff && b[1] & 0xf6 == 0xf0),
+        "application/pdf" => |b| b.starts_with(b"%PDF-"),
+        _ => return None,
+    })
+}
 
 /// An ISO base media file (MP4, M4A, HEIF): a `ftyp` box first.
 fn iso_media(b: &[u8]) -> bool {
@@ -60,9 +61,9 @@ fn quicktime(b: &[u8]) -> bool {
 /// The allowed type `content_type` names (parameters and case set aside), or why it is refused.
 pub fn check_type(content_type: Option<&str>) -> Result<&'static str, EngineError> {
     let given = content_type.unwrap_or("").split(';').next().unwrap_or("").trim().to_ascii_lowercase();
-    let allowed = TYPES.iter().map(|(t, _)| *t).find(|t| *t == given);
+    let allowed = MEDIA_TYPES.iter().map(|(t, _)| *t).find(|t| *t == given);
     allowed.ok_or_else(|| {
-        let all: Vec<&str> = TYPES.iter().map(|(t, _)| *t).collect();
+        let all: Vec<&str> = MEDIA_TYPES.iter().map(|(t, _)| *t).collect();
         EngineError::InvalidMedia(if given.is_empty() {
             format!("Content-Type: required, one of {}", all.join(", "))
         } else {
@@ -74,8 +75,7 @@ pub fn check_type(content_type: Option<&str>) -> Result<&'static str, EngineErro
 /// Whether `start` (the file's first [`SNIFF`] bytes, or all of a shorter file) begins as a file
 /// of `allowed` does.
 pub fn check_bytes(allowed: &'static str, start: &[u8]) -> Result<(), EngineError> {
-    let test = TYPES.iter().find(|(t, _)| *t == allowed).and_then(|(_, test)| *test);
-    match test {
+    match sniff(allowed) {
         Some(test) if !test(start) => Err(EngineError::InvalidMedia(format!(
             "the bytes are not {allowed}: they do not begin as a {allowed} file does"
         ))),
@@ -168,6 +168,13 @@ impl Links {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_type_but_text_has_a_test_of_its_first_bytes() {
+        for (t, _) in MEDIA_TYPES {
+            assert_eq!(sniff(t).is_none(), t.starts_with("text/"), "{t}");
+        }
+    }
 
     #[test]
     fn types_are_judged_by_their_first_bytes() {

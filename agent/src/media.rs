@@ -121,24 +121,7 @@ fn local_name(m: &JobMedia) -> String {
     }
 }
 
-/// The types the node takes and their usual extensions, the first the one a file is named with.
-const TYPES: &[(&str, &[&str])] = &[
-    ("image/jpeg", &["jpg", "jpeg"]),
-    ("image/png", &["png"]),
-    ("image/gif", &["gif"]),
-    ("image/heic", &["heic"]),
-    ("image/heif", &["heif"]),
-    ("image/webp", &["webp"]),
-    ("video/mp4", &["mp4"]),
-    ("video/quicktime", &["mov", "qt"]),
-    ("audio/mp4", &["m4a"]),
-    ("audio/mpeg", &["mp3"]),
-    ("audio/x-caf", &["caf"]),
-    ("audio/aac", &["aac"]),
-    ("application/pdf", &["pdf"]),
-    ("text/vcard", &["vcf", "vcard"]),
-    ("text/plain", &["txt"]),
-];
+use pigeon_protocol::MEDIA_TYPES as TYPES;
 
 /// The usual extension of `content_type`.
 fn extension(content_type: &str) -> &'static str {

@@ -161,6 +161,27 @@ pub struct InboundBody {
     pub media: Option<Vec<String>>,
 }
 
+/// The media types a node takes, each with its usual file extensions (the first is the one a
+/// downloaded file is named with): the node's allow-list, and how an agent tells a received
+/// file's type by its name.
+pub const MEDIA_TYPES: &[(&str, &[&str])] = &[
+    ("image/jpeg", &["jpg", "jpeg"]),
+    ("image/png", &["png"]),
+    ("image/gif", &["gif"]),
+    ("image/heic", &["heic"]),
+    ("image/heif", &["heif"]),
+    ("image/webp", &["webp"]),
+    ("video/mp4", &["mp4"]),
+    ("video/quicktime", &["mov", "qt"]),
+    ("audio/mp4", &["m4a"]),
+    ("audio/mpeg", &["mp3"]),
+    ("audio/x-caf", &["caf"]),
+    ("audio/aac", &["aac"]),
+    ("application/pdf", &["pdf"]),
+    ("text/vcard", &["vcf", "vcard"]),
+    ("text/plain", &["txt"]),
+];
+
 /// The answer to a phone's upload (`POST /phone/v1/media`): the id to name in its inbound text.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct MediaUploaded {

@@ -6,6 +6,15 @@ use ulid::Ulid;
 
 use crate::{credentials, EngineError};
 
+/// Adds a request's files to what its fingerprint hashes, by their bytes, not their ids: a retry
+/// that uploads or fetches them again gets new ids and is the same request.
+pub(crate) fn with_media(same: &mut String, media: &[pigeon_storage::model::MediaRef]) {
+    for m in media {
+        same.push_str("\nmedia ");
+        same.push_str(&m.sha256);
+    }
+}
+
 /// How long an idempotency key is honoured.
 pub(crate) const IDEMPOTENCY_WINDOW: chrono::TimeDelta = chrono::TimeDelta::hours(24);
 

@@ -193,12 +193,8 @@ impl Handler<Inbound> for TenantActor {
                     ))),
                 })
                 .collect::<Result<Vec<_>, EngineError>>()?;
-            // The files by their bytes, not their ids: an agent retrying a forward uploads them
-            // again under new ids, and is the same text.
             let mut same = format!("{}\n{}", msg.from.as_str(), msg.body);
-            for f in &media {
-                same.push_str(&format!("\nmedia {}", f.sha256));
-            }
+            super::idempotency::with_media(&mut same, &media);
             let fingerprint = credentials::hash(&same);
             if let Some(key) = &key {
                 if let Some(first) =

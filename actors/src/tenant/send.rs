@@ -78,10 +78,7 @@ impl SendRequest {
             let valid_for = self.valid_for.unwrap_or(0);
             same.push_str(&format!("\n{from}\n{metadata}\n{valid_for}"));
         }
-        // By their bytes: a retry that names a URL fetches it again under a new id.
-        for m in &self.media {
-            same.push_str(&format!("\nmedia {}", m.sha256));
-        }
+        super::idempotency::with_media(&mut same, &self.media);
         credentials::hash(&same)
     }
 }
