@@ -29,15 +29,33 @@ pub struct Media {
     /// Held while retention decides on a record and deletes it, and while a message naming media
     /// is accepted: a send never names a record retention is deleting (`Store::accept_message`).
     gate: Mutex<()>,
+    /// Uploads made before this time may be held by messages written before `media_uses`
+    /// existed, which no use names: retention leaves them alone.
+    indexed_since: DateTime<Utc>,
 }
 
+/// The `meta` key of [`Media::indexed_since`] (ms since the epoch, big-endian).
+pub(super) const INDEXED_SINCE: &[u8] = b"media_uses_since";
+
 impl Media {
-    pub(super) fn open(db: &Opener) -> Result<Self, StoreError> {
+    /// Opens the trees; a store opened for the first time with the uses index notes from when
+    /// uploads are indexed (from the start, for a store with no uploads yet).
+    pub(super) fn open(db: &Opener, meta: &Tree, now: DateTime<Utc>) -> Result<Self, StoreError> {
+        let records = db.tree("media")?;
+        let since_ms = match meta.get(INDEXED_SINCE)? {
+            Some(v) => v.as_ref().try_into().map_or(i64::MAX, i64::from_be_bytes),
+            None => {
+                let ms = if records.iter().next().is_none() { 0 } else { now.timestamp_millis() };
+                meta.insert(INDEXED_SINCE, &ms.to_be_bytes())?;
+                ms
+            }
+        };
         Ok(Self {
-            records: db.tree("media")?,
+            records,
             ids: db.tree("media_ids")?,
             holders: db.tree("media_holders")?,
             gate: Mutex::new(()),
+            indexed_since: DateTime::from_timestamp_millis(since_ms).unwrap_or(DateTime::<Utc>::MAX_UTC),
         })
     }
 
@@ -152,7 +170,8 @@ impl super::Store {
             let (k, v) = kv?;
             looked += 1;
             let m: MediaRecord = decode("media", &v)?;
-            if m.created_at < now - UNUSED_FOR && self.mine(m.tenant_id) {
+            let indexed = m.created_at >= media.indexed_since;
+            if indexed && m.created_at < now - UNUSED_FOR && self.mine(m.tenant_id) {
                 if campaigns.as_ref().is_none_or(|(t, _)| *t != m.tenant_id) {
                     campaigns = Some((m.tenant_id, self.campaign_media(m.tenant_id)?));
                 }

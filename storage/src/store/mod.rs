@@ -231,6 +231,7 @@ impl Store {
         let messages = Messages::open(&trees, meta.tree())?;
         let webhooks = Webhooks::open(&trees, meta.tree())?;
         let events = Events::open(&trees, meta.tree())?;
+        let media = Media::open(&trees, meta.tree(), clock.now())?;
         let node = match &engine {
             tree::Engine::Pg(pg) => pg.leases().map(|l| l.node_id().to_owned()),
             tree::Engine::Sled(_) => None,
@@ -269,7 +270,7 @@ impl Store {
                 contacts: Contacts::open(&trees, "contacts", "contact_phones")?,
                 campaigns: Campaigns::open(&trees)?,
                 sessions: Sessions::open(&trees)?,
-                media: Media::open(&trees)?,
+                media,
                 files,
                 lists,
                 _ticker: ticker,

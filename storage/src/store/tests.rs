@@ -539,4 +539,5 @@ async fn hourly_counts_keep_24_hours_and_survive_reopen(place: Place) {
 }
 
 mod backup;
+mod media;
 mod spans;
