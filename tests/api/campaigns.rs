@@ -197,7 +197,10 @@ async fn a_big_launch_does_not_block_the_tenants_other_traffic() {
         worst = worst.max(started.elapsed());
         actix_web::rt::time::sleep(Duration::from_millis(20)).await;
     }
-    assert!(worst < Duration::from_millis(500), "a send waited {worst:?} behind the campaign");
+    // A band wide enough for a loaded CI on PostgreSQL (a send there once took 0.73 s while the
+    // suite ran beside it); a send queued behind the launch would wait for all of it, and the
+    // campaign would no longer be running below.
+    assert!(worst < Duration::from_secs(2), "a send waited {worst:?} behind the campaign");
     let r = app.call("GET", &format!("/v1/campaigns/{id}"), Some(&t.test), None).await.expect(200, None);
     assert_eq!(
         r.data()["status"],
